@@ -1,0 +1,26 @@
+package knightstour
+
+import "errors"
+
+// Sentinel errors. Every error the package returns wraps one of them, so
+// callers can test with errors.Is and still print a message that names the
+// offending value.
+var (
+	// ErrBadSize reports a board with a zero or negative side.
+	ErrBadSize = errors.New("knightstour: invalid board size")
+	// ErrTooLarge reports a board too large for the chosen method.
+	ErrTooLarge = errors.New("knightstour: board too large")
+	// ErrOffBoard reports a square that does not lie on the board.
+	ErrOffBoard = errors.New("knightstour: square off the board")
+	// ErrBadCoordinate reports a square that could not be read.
+	ErrBadCoordinate = errors.New("knightstour: malformed coordinate")
+	// ErrBadMoveOrder reports a move order that is not the eight knight jumps.
+	ErrBadMoveOrder = errors.New("knightstour: invalid move order")
+	// ErrBadOption reports an option with a value it cannot take.
+	ErrBadOption = errors.New("knightstour: invalid option")
+	// ErrNoTour reports that a search found no tour.
+	ErrNoTour = errors.New("knightstour: no tour")
+	// ErrInvalidTour reports a sequence of squares that is not a knight's
+	// tour; the concrete error is a *TourError saying where it fails.
+	ErrInvalidTour = errors.New("knightstour: not a knight's tour")
+)

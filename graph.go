@@ -1,0 +1,206 @@
+package knightstour
+
+import "math/bits"
+
+// graph is the knight graph of one board under one move order, built once
+// per Solver so that the search only looks things up.
+type graph struct {
+	rows, cols, n int
+	next          []neighbours // jumps from each square, in move order
+	colour        []uint8      // (row+col) % 2: the knight graph is bipartite
+
+	// Bitboard tables, filled only when n <= 64.
+	full    uint64      // all squares
+	adj     *[64]uint64 // neighbours of each square
+	colours [2]uint64 // squares of colour 0 and 1
+	shifts  [8]shift  // one per jump, to count neighbours of all squares at once
+	outer   uint64    // on 4-row (or 4-column) boards the two outer rows, else 0
+	slotOf  *[64 * 64]uint8 // slotOf[s*64+t]: position of t in s's neighbour list
+}
+
+// neighbours lists the squares one jump away from a square, in move order.
+type neighbours struct {
+	sq [8]uint16
+	n  uint8
+}
+
+// shift moves a whole bitboard by one knight jump: bit s of
+// (board >> by) & from (or << -by) is set when square s can jump, in this
+// direction, onto a square of the board.
+type shift struct {
+	by   int
+	from uint64
+}
+
+func newGraph(rows, cols int, order []Move) *graph {
+	n := rows * cols
+	g := &graph{rows: rows, cols: cols, n: n, next: make([]neighbours, n), colour: make([]uint8, n)}
+	for s := range n {
+		c := Coordinate{s / cols, s % cols}
+		g.colour[s] = uint8((c.Row + c.Col) & 1)
+		for _, m := range order {
+			if t := c.Offset(m.DRow, m.DCol); t.Contains(rows, cols) {
+				g.next[s].sq[g.next[s].n] = uint16(t.Row*cols + t.Col)
+				g.next[s].n++
+			}
+		}
+	}
+	if n > 64 {
+		return g
+	}
+	g.full = ^uint64(0) >> (64 - n)
+	g.adj = new([64]uint64)
+	g.slotOf = new([64 * 64]uint8)
+	for s := range n {
+		for i, t := range g.next[s].sq[:g.next[s].n] {
+			g.adj[s] |= 1 << t
+			g.slotOf[s*64+int(t)] = uint8(i)
+		}
+		g.colours[g.colour[s]] |= 1 << s
+	}
+	if rows == 4 || cols == 4 {
+		for s := range n {
+			r, c := s/cols, s%cols
+			if rows == 4 && (r == 0 || r == 3) || rows != 4 && (c == 0 || c == 3) {
+				g.outer |= 1 << s
+			}
+		}
+	}
+	for i, m := range SeedOrder() {
+		g.shifts[i].by = m.DRow*cols + m.DCol
+		for s := range n {
+			if (Coordinate{s / cols, s % cols}).Offset(m.DRow, m.DCol).Contains(rows, cols) {
+				g.shifts[i].from |= 1 << s
+			}
+		}
+	}
+	return g
+}
+
+// balanced reports whether the unvisited squares can be walked as one path
+// starting next to cur: the path alternates colours and begins on the colour
+// opposite to cur, so that colour must hold ceil(k/2) of the k squares. The
+// count never changes along a path, so the search tests it once, at its root.
+func (g *graph) balanced(path []uint16) bool {
+	var count [2]int
+	seen := make([]bool, g.n)
+	for _, s := range path {
+		seen[s] = true
+	}
+	for s := range g.n {
+		if !seen[s] {
+			count[g.colour[s]]++
+		}
+	}
+	k := count[0] + count[1]
+	opposite := g.colour[path[len(path)-1]] ^ 1
+	return count[opposite] == (k+1)/2
+}
+
+// degrees returns the squares of free that have at least one and at least
+// two neighbours in free, counting all eight jumps at once with a bitwise
+// adder.
+func (g *graph) degrees(free uint64) (atLeast1, atLeast2 uint64) {
+	for _, sh := range &g.shifts {
+		var x uint64
+		if sh.by > 0 {
+			x = free >> uint(sh.by)
+		} else {
+			x = free << uint(-sh.by)
+		}
+		x &= sh.from
+		atLeast2 |= atLeast1 & x
+		atLeast1 |= x
+	}
+	return atLeast1 & free, atLeast2 & free
+}
+
+// low returns the squares of free with at most one neighbour in free, and
+// whether some square of free has none, from scratch; the search keeps the
+// same set up to date as it goes.
+func (g *graph) low(free uint64) (low uint64, isolated bool) {
+	atLeast1, atLeast2 := g.degrees(free)
+	return free &^ atLeast2, atLeast1 != free
+}
+
+// moves returns the squares the knight on cur may jump to next when free
+// holds the k >= 1 unvisited squares and low those of them with at most one
+// neighbour in free (none with no neighbour, unless k = 1), leaving out only jumps after which no tour can be
+// completed. The remaining path cur, u1, ..., uk must use every free square;
+// in it each square except uk has two path neighbours and only u1 may have
+// cur as one, so:
+//
+//   - a free square with no free neighbour kills the branch (k > 1);
+//   - a free square with one free neighbour must be uk, or u1 if it is next
+//     to cur; there is only one uk, and its colour is fixed by parity;
+//   - when the end is taken, a low square next to cur must be u1: the jump
+//     is forced;
+//   - on boards with 4 rows (or columns) the outer two rows hold half the
+//     squares and never touch each other, so no two outer squares follow
+//     each other: that bounds how many can be left, and when the bound is
+//     tight the next square must be an outer one.
+//
+// Every rule removes only subtrees without tours, so the order in which
+// tours are found, and their number, do not change.
+func (g *graph) moves(cur int, free, low uint64, k int) uint64 {
+	adj := g.adj[cur&63] & free
+	if k == 1 || adj == 0 {
+		return adj
+	}
+	if g.outer != 0 {
+		o := bits.OnesCount64(free & g.outer)
+		in := k - o
+		if g.outer&(1<<cur) != 0 {
+			if o > in {
+				return 0
+			}
+		} else if o > in {
+			if o > in+1 {
+				return 0
+			}
+			adj &= g.outer
+		}
+	}
+	if low == 0 {
+		return adj
+	}
+	// Low squares that may be u1 (first) and those that can only be uk (last).
+	first, last := low&adj, low&^adj
+	if last != 0 {
+		end := g.colours[g.colour[cur]^uint8(k&1)]
+		if last&(last-1) != 0 || last&^end != 0 || first&(first-1) != 0 {
+			return 0
+		}
+		if first != 0 {
+			return first
+		}
+		return adj
+	}
+	// Squares next to cur have the other colour; when k is even the end has
+	// cur's colour, so they can only be u1.
+	if k&1 == 0 {
+		if first&(first-1) != 0 {
+			return 0
+		}
+		return first
+	}
+	switch bits.OnesCount64(first) {
+	case 1:
+		return adj
+	case 2:
+		return first
+	}
+	return 0
+}
+
+// slots turns a set of squares next to cur into the set of their positions
+// in cur's neighbour list, so that the search can take them in move order
+// by counting trailing zeros.
+func (g *graph) slots(cur int, squares uint64) uint8 {
+	var m uint8
+	base := (cur & 63) * 64
+	for ; squares != 0; squares &= squares - 1 {
+		m |= 1 << (g.slotOf[base+bits.TrailingZeros64(squares)] & 7)
+	}
+	return m
+}

@@ -1,0 +1,98 @@
+package knightstour
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Move is one knight jump: DRow rows down and DCol columns to the right.
+// The eight knight jumps are the moves with {|DRow|, |DCol|} = {1, 2}.
+type Move struct {
+	DRow, DCol int
+}
+
+// String formats m as "(2,1)", the way the seeds list their jump tables.
+func (m Move) String() string {
+	return "(" + strconv.Itoa(m.DRow) + "," + strconv.Itoa(m.DCol) + ")"
+}
+
+func (m Move) isKnight() bool {
+	a, b := abs(m.DRow), abs(m.DCol)
+	return a == 1 && b == 2 || a == 2 && b == 1
+}
+
+// SeedOrder returns the move order of the seed's C++ solver (its
+// nextKnightMoves): (2,1) (1,2) (-2,1) (-1,2) (2,-1) (1,-2) (-2,-1) (-1,-2).
+// It is the default order, and it fixes the order in which tours are listed.
+func SeedOrder() []Move {
+	return []Move{{2, 1}, {1, 2}, {-2, 1}, {-1, 2}, {2, -1}, {1, -2}, {-2, -1}, {-1, -2}}
+}
+
+// WirthOrder returns the jump table of the Pascal program of seed 002 (after
+// Wirth): (2,1) (1,2) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1), the eight
+// jumps in turn around the compass.
+func WirthOrder() []Move {
+	return []Move{{2, 1}, {1, 2}, {-1, 2}, {-2, 1}, {-2, -1}, {-1, -2}, {1, -2}, {2, -1}}
+}
+
+// ValidateOrder checks that order lists each of the eight knight jumps
+// exactly once. A shorter or repeated list would search a different problem,
+// so it is rejected with ErrBadMoveOrder.
+func ValidateOrder(order []Move) error {
+	if len(order) != 8 {
+		return fmt.Errorf("%w: %d jumps given, want all 8 knight jumps once each", ErrBadMoveOrder, len(order))
+	}
+	seen := make(map[Move]bool, 8)
+	for _, m := range order {
+		if !m.isKnight() {
+			return fmt.Errorf("%w: %v is not a knight jump", ErrBadMoveOrder, m)
+		}
+		if seen[m] {
+			return fmt.Errorf("%w: %v is listed twice", ErrBadMoveOrder, m)
+		}
+		seen[m] = true
+	}
+	return nil
+}
+
+// ParseOrder reads a move order. It accepts the names "seed" (SeedOrder) and
+// "wirth" (WirthOrder), or eight jumps written as "(2,1) (1,2) ..." with
+// any mix of spaces, commas and slashes between them; the result must pass
+// ValidateOrder.
+func ParseOrder(s string) ([]Move, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "seed", "default":
+		return SeedOrder(), nil
+	case "wirth", "pascal":
+		return WirthOrder(), nil
+	}
+	var order []Move
+	rest := strings.TrimSpace(s)
+	for rest != "" {
+		open := strings.IndexByte(rest, '(')
+		end := strings.IndexByte(rest, ')')
+		if open < 0 || end < open || strings.Trim(rest[:open], " ,/;") != "" {
+			return nil, fmt.Errorf(`%w: cannot read %q (want "seed", "wirth" or eight jumps like "(2,1) (1,2) ...")`, ErrBadMoveOrder, s)
+		}
+		dr, dc, ok := strings.Cut(rest[open+1:end], ",")
+		r, err1 := strconv.Atoi(strings.TrimSpace(dr))
+		c, err2 := strconv.Atoi(strings.TrimSpace(dc))
+		if !ok || err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%w: cannot read jump %q", ErrBadMoveOrder, rest[open:end+1])
+		}
+		order = append(order, Move{r, c})
+		rest = strings.TrimLeft(rest[end+1:], " ,/;")
+	}
+	if err := ValidateOrder(order); err != nil {
+		return nil, err
+	}
+	return order, nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,96 @@
+package knightstour
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+)
+
+// Option configures a Solver; pass options to NewSolver.
+type Option func(*config) error
+
+type config struct {
+	start      *Coordinate
+	order      []Move
+	workers    int
+	splitDepth int // -1: choose automatically
+	limit      uint64
+	progress   func(Progress)
+	every      time.Duration
+}
+
+func defaultConfig() config {
+	return config{order: SeedOrder(), workers: runtime.GOMAXPROCS(0), splitDepth: -1}
+}
+
+// WithStart sets the square the knight starts on. The default is the
+// seed's lower-left corner, Coordinate{rows-1, 0}.
+func WithStart(c Coordinate) Option {
+	return func(cfg *config) error {
+		cfg.start = &c
+		return nil
+	}
+}
+
+// WithMoveOrder sets the order in which the knight tries its eight jumps,
+// and so the order in which tours are found. The default is SeedOrder.
+func WithMoveOrder(order ...Move) Option {
+	return func(cfg *config) error {
+		if err := ValidateOrder(order); err != nil {
+			return err
+		}
+		cfg.order = append([]Move(nil), order...)
+		return nil
+	}
+}
+
+// WithWorkers sets how many goroutines the parallel calls use (the default
+// is GOMAXPROCS). It does not change any result, only the time it takes.
+func WithWorkers(n int) Option {
+	return func(cfg *config) error {
+		if n < 1 {
+			return fmt.Errorf("%w: %d workers (want at least 1)", ErrBadOption, n)
+		}
+		cfg.workers = n
+		return nil
+	}
+}
+
+// WithSplitDepth sets how many jumps deep the search tree is cut into
+// tasks for the workers (the seed's maxDepth). By default the Solver cuts
+// deep enough for a few thousand tasks, so that the workers stay busy to
+// the end; 0 makes the whole search one task.
+func WithSplitDepth(d int) Option {
+	return func(cfg *config) error {
+		if d < 0 {
+			return fmt.Errorf("%w: split depth %d (want 0 or more)", ErrBadOption, d)
+		}
+		cfg.splitDepth = d
+		return nil
+	}
+}
+
+// WithLimit stops every search after n tours (0, the default, means no
+// limit). The tours kept are the first n in order; Count stops at n.
+func WithLimit(n int) Option {
+	return func(cfg *config) error {
+		if n < 0 {
+			return fmt.Errorf("%w: limit %d (want 0 for none, or more)", ErrBadOption, n)
+		}
+		cfg.limit = uint64(n)
+		return nil
+	}
+}
+
+// WithProgress makes long calls report their progress to fn about every
+// interval, from another goroutine, and once more at the end. fn must
+// return quickly.
+func WithProgress(every time.Duration, fn func(Progress)) Option {
+	return func(cfg *config) error {
+		if every <= 0 || fn == nil {
+			return fmt.Errorf("%w: progress needs a positive interval and a function", ErrBadOption)
+		}
+		cfg.progress, cfg.every = fn, every
+		return nil
+	}
+}

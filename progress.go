@@ -1,0 +1,97 @@
+package knightstour
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Stats describes a finished (or stopped) search.
+type Stats struct {
+	Tours   uint64        // tours found
+	Nodes   uint64        // squares entered by the search, a measure of work
+	Tasks   int           // pieces the search tree was cut into
+	Workers int           // goroutines that searched
+	Elapsed time.Duration // wall-clock time
+}
+
+// Progress is a snapshot of a running search, passed to the function given
+// to WithProgress.
+type Progress struct {
+	TasksDone, Tasks int
+	Tours, Nodes     uint64 // in the tasks done so far
+	Elapsed          time.Duration
+}
+
+// Fraction returns the share of tasks done, from 0 to 1. Count hands tasks
+// out in a shuffled order, so there it is an unbiased estimate of the share
+// of the work done.
+func (p Progress) Fraction() float64 {
+	if p.Tasks == 0 {
+		return 0
+	}
+	return float64(p.TasksDone) / float64(p.Tasks)
+}
+
+// ETA estimates the time left from Fraction and Elapsed; it is 0 until
+// some work is done.
+func (p Progress) ETA() time.Duration {
+	f := p.Fraction()
+	if f <= 0 || f >= 1 {
+		return 0
+	}
+	return time.Duration(float64(p.Elapsed) * (1 - f) / f)
+}
+
+// tally counts finished tasks for progress reports; every worker adds to it.
+type tally struct {
+	tasks        int
+	start        time.Time
+	done         atomic.Int64
+	tours, nodes atomic.Uint64
+}
+
+func (t *tally) add(tours, nodes uint64) {
+	t.tours.Add(tours)
+	t.nodes.Add(nodes)
+	t.done.Add(1)
+}
+
+func (t *tally) snapshot() Progress {
+	return Progress{
+		TasksDone: int(t.done.Load()),
+		Tasks:     t.tasks,
+		Tours:     t.tours.Load(),
+		Nodes:     t.nodes.Load(),
+		Elapsed:   time.Since(t.start),
+	}
+}
+
+// report calls fn with a snapshot every interval until the returned stop
+// function is called; stop waits for the reporter, then reports once more.
+func (t *tally) report(every time.Duration, fn func(Progress)) (stop func()) {
+	if fn == nil {
+		return func() {}
+	}
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+				fn(t.snapshot())
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		wg.Wait()
+		fn(t.snapshot())
+	}
+}

@@ -1,0 +1,173 @@
+package knightstour
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"sync/atomic"
+)
+
+// Solver enumerates the knight's tours of an R x C board that start on one
+// square, the seed's KnightProblemSolver. Tours are found depth first,
+// trying the jumps in the solver's move order, and every call lists them in
+// that same order whatever the number of workers. The search prunes only
+// branches that cannot become tours, so counts and order equal those of the
+// seed's plain backtracking.
+//
+// A Solver is safe for concurrent use; its calls do not change it, except
+// that Solutions remembers the last list of tours found.
+type Solver struct {
+	rows, cols int
+	start      Coordinate
+	cfg        config
+	g          *graph
+	last       atomic.Pointer[Tours]
+}
+
+// NewSolver returns a solver for an R x C board. Without options the
+// knight starts in the lower-left corner {rows-1, 0}, jumps in SeedOrder,
+// and parallel calls use GOMAXPROCS workers. Bad sizes give ErrBadSize or
+// ErrTooLarge, a start off the board ErrOffBoard, and bad options
+// ErrBadMoveOrder or ErrBadOption.
+func NewSolver(rows, cols int, opts ...Option) (*Solver, error) {
+	if err := checkSize(rows, cols); err != nil {
+		return nil, err
+	}
+	cfg := defaultConfig()
+	for _, opt := range opts {
+		if err := opt(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	start := Coordinate{rows - 1, 0}
+	if cfg.start != nil {
+		start = *cfg.start
+	}
+	if !start.Contains(rows, cols) {
+		return nil, fmt.Errorf("%w: start %v on a %dx%d board", ErrOffBoard, start, rows, cols)
+	}
+	return &Solver{rows: rows, cols: cols, start: start, cfg: cfg, g: newGraph(rows, cols, cfg.order)}, nil
+}
+
+// Rows returns the number of rows of the board (the seed's getRows).
+func (s *Solver) Rows() int { return s.rows }
+
+// Cols returns the number of columns of the board (the seed's getCols).
+func (s *Solver) Cols() int { return s.cols }
+
+// Start returns the square every tour starts on.
+func (s *Solver) Start() Coordinate { return s.start }
+
+// Order returns the move order, a copy.
+func (s *Solver) Order() []Move { return append([]Move(nil), s.cfg.order...) }
+
+// Workers returns the number of goroutines the parallel calls use.
+func (s *Solver) Workers() int { return s.cfg.workers }
+
+// Solutions returns the tours of the last FindMoves or FindMovesParallel
+// call that finished (the seed's getSolutions), or nil before the first.
+func (s *Solver) Solutions() *Tours { return s.last.Load() }
+
+// FindMoves lists every tour, in order, searching on the calling goroutine
+// only (the seed's findMovesSequential). It returns the tours found so far
+// and ctx's error if ctx is cancelled first.
+func (s *Solver) FindMoves(ctx context.Context) (*Tours, error) {
+	return s.collect(ctx, 1)
+}
+
+// FindMovesParallel lists every tour like FindMoves, in the same order, but
+// spreads the search over the solver's workers (the seed's
+// findMovesParallel). The search tree is cut into many more tasks than
+// workers and an idle worker takes the next task, so all stay busy to the
+// end.
+func (s *Solver) FindMovesParallel(ctx context.Context) (*Tours, error) {
+	return s.collect(ctx, s.cfg.workers)
+}
+
+func (s *Solver) collect(ctx context.Context, workers int) (*Tours, error) {
+	ts := &Tours{rows: s.rows, cols: s.cols}
+	stats, err := s.walk(ctx, workers, func(path []uint16) bool {
+		ts.squares = append(ts.squares, path...)
+		return true
+	})
+	ts.stats = stats
+	if err == nil {
+		s.last.Store(ts)
+	}
+	return ts, err
+}
+
+// Count counts the tours on the solver's workers without keeping them;
+// Stats.Tours is the count. With WithLimit(n) it stops at n.
+func (s *Solver) Count(ctx context.Context) (Stats, error) {
+	return s.walk(ctx, s.cfg.workers, nil)
+}
+
+// All streams the tours in order, on the solver's workers, holding only a
+// bounded number of them in memory however many there are. Stop the loop
+// to stop the search. If ctx is cancelled the last pair carries its error.
+//
+// Each Tour shares memory with the search and is valid only until the loop
+// moves on: call Tour.Clone to keep one.
+func (s *Solver) All(ctx context.Context) iter.Seq2[Tour, error] {
+	return func(yield func(Tour, error) bool) {
+		stopped := false
+		_, err := s.walk(ctx, s.cfg.workers, func(path []uint16) bool {
+			if !yield(Tour{s.rows, s.cols, path}, nil) {
+				stopped = true
+				return false
+			}
+			return true
+		})
+		if err != nil && !stopped {
+			yield(Tour{}, err)
+		}
+	}
+}
+
+// First returns the first tour in order, the one the Pascal program of
+// seed 002 prints, or ErrNoTour if there is none.
+func (s *Solver) First(ctx context.Context) (Tour, error) {
+	for t, err := range s.All(ctx) {
+		if err != nil {
+			return Tour{}, err
+		}
+		return t.Clone(), nil
+	}
+	return Tour{}, fmt.Errorf("%w from %v on a %dx%d board", ErrNoTour, s.start, s.rows, s.cols)
+}
+
+// Tours is a list of tours of one board, stored in two bytes per square.
+type Tours struct {
+	rows, cols int
+	squares    []uint16 // the tours back to back
+	stats      Stats
+}
+
+// Len returns the number of tours.
+func (ts *Tours) Len() int {
+	if ts == nil || len(ts.squares) == 0 {
+		return 0
+	}
+	return len(ts.squares) / (ts.rows * ts.cols)
+}
+
+// At returns the i-th tour, counting from 0.
+func (ts *Tours) At(i int) Tour {
+	n := ts.rows * ts.cols
+	return Tour{ts.rows, ts.cols, ts.squares[i*n : (i+1)*n : (i+1)*n]}
+}
+
+// All iterates over the tours with their indices.
+func (ts *Tours) All() iter.Seq2[int, Tour] {
+	return func(yield func(int, Tour) bool) {
+		for i := range ts.Len() {
+			if !yield(i, ts.At(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Stats returns the statistics of the search that found the tours.
+func (ts *Tours) Stats() Stats { return ts.stats }

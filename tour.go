@@ -1,0 +1,151 @@
+package knightstour
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Tour is a knight's tour: every square of an R x C board visited once, in
+// order. It stores each square in two bytes, so the values of a Tours
+// collection share one compact array. The zero Tour has no squares.
+//
+// A Tour handed out while streaming (Solver.All) may share memory with the
+// search and is valid only until the next one arrives: Clone it to keep it.
+type Tour struct {
+	rows, cols int
+	squares    []uint16 // row*cols+col of each square, in visiting order
+}
+
+// NewTour checks that path is a knight's tour of an R x C board (see
+// Validate) and returns it as a Tour.
+func NewTour(rows, cols int, path []Coordinate) (Tour, error) {
+	if _, err := Validate(rows, cols, path); err != nil {
+		return Tour{}, err
+	}
+	sq := make([]uint16, len(path))
+	for i, c := range path {
+		sq[i] = uint16(c.Row*cols + c.Col)
+	}
+	return Tour{rows, cols, sq}, nil
+}
+
+// Rows returns the number of rows of the tour's board.
+func (t Tour) Rows() int { return t.rows }
+
+// Cols returns the number of columns of the tour's board.
+func (t Tour) Cols() int { return t.cols }
+
+// Len returns the number of squares in the tour.
+func (t Tour) Len() int { return len(t.squares) }
+
+// At returns the i-th square of the tour, counting from 0.
+func (t Tour) At(i int) Coordinate {
+	s := int(t.squares[i])
+	return Coordinate{s / t.cols, s % t.cols}
+}
+
+// Start returns the first square of the tour.
+func (t Tour) Start() Coordinate { return t.At(0) }
+
+// End returns the last square of the tour.
+func (t Tour) End() Coordinate { return t.At(len(t.squares) - 1) }
+
+// Coordinates returns the squares of the tour in order, in a new slice.
+func (t Tour) Coordinates() []Coordinate {
+	out := make([]Coordinate, len(t.squares))
+	for i := range t.squares {
+		out[i] = t.At(i)
+	}
+	return out
+}
+
+// Closed reports whether the last square is a knight's jump from the first,
+// so that the tour can be walked as a cycle. A one-square tour is not closed.
+func (t Tour) Closed() bool {
+	if len(t.squares) < 2 {
+		return false
+	}
+	a, b := t.Start(), t.End()
+	return Move{b.Row - a.Row, b.Col - a.Col}.isKnight()
+}
+
+// Clone returns a copy of t that shares no memory with it.
+func (t Tour) Clone() Tour {
+	t.squares = append([]uint16(nil), t.squares...)
+	return t
+}
+
+// Board returns the tour as a grid of move numbers, 1 for the first square.
+func (t Tour) Board() *Board {
+	b := &Board{rows: t.rows, cols: t.cols, cells: make([]int, t.rows*t.cols)}
+	for i, s := range t.squares {
+		b.cells[s] = i + 1
+	}
+	return b
+}
+
+// String formats the tour as the seed lists its solutions:
+// "{2,0} {1,2} {0,0} ...".
+func (t Tour) String() string {
+	var sb strings.Builder
+	sb.Grow(len(t.squares) * 7)
+	for i := range t.squares {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(t.At(i).String())
+	}
+	return sb.String()
+}
+
+// TourError says why a sequence of squares is not a knight's tour. It
+// matches ErrInvalidTour under errors.Is.
+type TourError struct {
+	Index  int    // position in the sequence where the check failed, or -1
+	Reason string // what is wrong there
+}
+
+func (e *TourError) Error() string {
+	if e.Index < 0 {
+		return ErrInvalidTour.Error() + ": " + e.Reason
+	}
+	return fmt.Sprintf("%v: move %d: %s", ErrInvalidTour, e.Index+1, e.Reason)
+}
+
+// Is makes errors.Is(err, ErrInvalidTour) true for every *TourError.
+func (e *TourError) Is(target error) bool { return target == ErrInvalidTour }
+
+// Validate checks that path is a knight's tour of an R x C board: it has
+// R*C squares, each on the board and visited once, and each step is a
+// knight's jump. It also reports whether the tour is closed (its last square
+// is a jump from its first). A board of a bad size gives ErrBadSize; a path
+// that is not a tour gives a *TourError.
+func Validate(rows, cols int, path []Coordinate) (closed bool, err error) {
+	if err := checkSize(rows, cols); err != nil {
+		return false, err
+	}
+	if len(path) != rows*cols {
+		return false, &TourError{-1, fmt.Sprintf("%d squares, a %dx%d board has %d", len(path), rows, cols, rows*cols)}
+	}
+	seen := make([]bool, rows*cols)
+	for i, c := range path {
+		if !c.Contains(rows, cols) {
+			return false, &TourError{i, fmt.Sprintf("%v is off the board", c)}
+		}
+		if seen[c.Row*cols+c.Col] {
+			return false, &TourError{i, fmt.Sprintf("%v is visited twice", c)}
+		}
+		seen[c.Row*cols+c.Col] = true
+		if i > 0 {
+			p := path[i-1]
+			if !(Move{c.Row - p.Row, c.Col - p.Col}).isKnight() {
+				return false, &TourError{i, fmt.Sprintf("%v to %v is not a knight's jump", p, c)}
+			}
+		}
+	}
+	t := Tour{rows: rows, cols: cols, squares: make([]uint16, len(path))}
+	for i, c := range path {
+		t.squares[i] = uint16(c.Row*cols + c.Col)
+	}
+	return t.Closed(), nil
+}
