@@ -25,6 +25,6 @@ func benchCount(b *testing.B, rows, cols, workers int, want uint64) {
 	b.ReportMetric(float64(st.Nodes)/sec, "nodes/s")
 }
 
-func BenchmarkCount6x6Seq(b *testing.B) { benchCount(b, 6, 6, 1, 524486) }
+func BenchmarkCount6x6Seq(b *testing.B)  { benchCount(b, 6, 6, 1, 524486) }
 func BenchmarkCount6x6Par2(b *testing.B) { benchCount(b, 6, 6, 2, 524486) }
-func BenchmarkCount5x6Seq(b *testing.B) { benchCount(b, 5, 6, 1, 4542) }
+func BenchmarkCount5x6Seq(b *testing.B)  { benchCount(b, 5, 6, 1, 4542) }

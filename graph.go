@@ -10,11 +10,11 @@ type graph struct {
 	colour        []uint8      // (row+col) % 2: the knight graph is bipartite
 
 	// Bitboard tables, filled only when n <= 64.
-	full    uint64      // all squares
-	adj     *[64]uint64 // neighbours of each square
-	colours [2]uint64 // squares of colour 0 and 1
-	shifts  [8]shift  // one per jump, to count neighbours of all squares at once
-	outer   uint64    // on 4-row (or 4-column) boards the two outer rows, else 0
+	full    uint64          // all squares
+	adj     *[64]uint64     // neighbours of each square
+	colours [2]uint64       // squares of colour 0 and 1
+	shifts  [8]shift        // one per jump, to count neighbours of all squares at once
+	outer   uint64          // on 4-row (or 4-column) boards the two outer rows, else 0
 	slotOf  *[64 * 64]uint8 // slotOf[s*64+t]: position of t in s's neighbour list
 }
 

@@ -20,6 +20,9 @@ const tasksPerWorker = 512
 // limit is reached or ctx is cancelled. With yield == nil it only counts.
 func (s *Solver) walk(ctx context.Context, workers int, yield func([]uint16) bool) (Stats, error) {
 	begin := time.Now()
+	if err := ctx.Err(); err != nil {
+		return Stats{Elapsed: time.Since(begin)}, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var stop atomic.Bool

@@ -24,7 +24,7 @@ type searcher interface {
 const stopEvery = 1 << 12
 
 func newSearcher(g *graph, stop *atomic.Bool) searcher {
-	if g.n <= 64 {
+	if g.adj != nil { // the bitboard tables exist for boards of up to 64 squares
 		return &bitSearch{g: g, stop: stop}
 	}
 	return newWideSearch(g, stop)
@@ -131,6 +131,24 @@ func (s *bitSearch) search(prefix []uint16, emit func([]uint16) bool) (tours, no
 				s.path[(d+1)&63] = uint16(bits.TrailingZeros64(last))
 				if emit != nil && !emit(s.path[:n]) {
 					return tours, nodes, false
+				}
+				free |= 1 << t
+				d--
+				continue
+			}
+			if k == 2 {
+				// Two squares left: they must be a jump apart, and by colour
+				// at most one of them is a jump from t. Counts the two nodes
+				// the full search would enter.
+				a := bits.TrailingZeros64(free)
+				if x := g.adj[t&63] & free; x != 0 && g.adj[a&63]&free != 0 {
+					nodes += 2
+					tours++
+					s.path[(d+1)&63] = uint16(bits.TrailingZeros64(x))
+					s.path[(d+2)&63] = uint16(bits.TrailingZeros64(free &^ x))
+					if emit != nil && !emit(s.path[:n]) {
+						return tours, nodes, false
+					}
 				}
 				free |= 1 << t
 				d--

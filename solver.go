@@ -85,9 +85,9 @@ func (s *Solver) FindMovesParallel(ctx context.Context) (*Tours, error) {
 }
 
 func (s *Solver) collect(ctx context.Context, workers int) (*Tours, error) {
-	ts := &Tours{rows: s.rows, cols: s.cols}
+	ts := newTours(s.rows, s.cols)
 	stats, err := s.walk(ctx, workers, func(path []uint16) bool {
-		ts.squares = append(ts.squares, path...)
+		ts.add(path)
 		return true
 	})
 	ts.stats = stats
@@ -136,38 +136,3 @@ func (s *Solver) First(ctx context.Context) (Tour, error) {
 	}
 	return Tour{}, fmt.Errorf("%w from %v on a %dx%d board", ErrNoTour, s.start, s.rows, s.cols)
 }
-
-// Tours is a list of tours of one board, stored in two bytes per square.
-type Tours struct {
-	rows, cols int
-	squares    []uint16 // the tours back to back
-	stats      Stats
-}
-
-// Len returns the number of tours.
-func (ts *Tours) Len() int {
-	if ts == nil || len(ts.squares) == 0 {
-		return 0
-	}
-	return len(ts.squares) / (ts.rows * ts.cols)
-}
-
-// At returns the i-th tour, counting from 0.
-func (ts *Tours) At(i int) Tour {
-	n := ts.rows * ts.cols
-	return Tour{ts.rows, ts.cols, ts.squares[i*n : (i+1)*n : (i+1)*n]}
-}
-
-// All iterates over the tours with their indices.
-func (ts *Tours) All() iter.Seq2[int, Tour] {
-	return func(yield func(int, Tour) bool) {
-		for i := range ts.Len() {
-			if !yield(i, ts.At(i)) {
-				return
-			}
-		}
-	}
-}
-
-// Stats returns the statistics of the search that found the tours.
-func (ts *Tours) Stats() Stats { return ts.stats }

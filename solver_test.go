@@ -1,0 +1,413 @@
+package knightstour
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// figure2 reads the seed's table of tour counts from testdata.
+func figure2(t *testing.T) map[[2]int]uint64 {
+	t.Helper()
+	f, err := os.Open("testdata/figure2.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	counts := make(map[[2]int]uint64)
+	var cols []int
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		if fields[0] == `n\m` {
+			for _, f := range fields[1:] {
+				m, _ := strconv.Atoi(f)
+				cols = append(cols, m)
+			}
+			continue
+		}
+		n, _ := strconv.Atoi(fields[0])
+		for i, f := range fields[1:] {
+			if f == "-" {
+				continue
+			}
+			c, err := strconv.ParseUint(f, 10, 64)
+			if err != nil {
+				t.Fatalf("figure2.txt: %v", err)
+			}
+			counts[[2]int{n, cols[i]}] = c
+		}
+	}
+	if len(counts) != 32 {
+		t.Fatalf("figure2.txt: read %d cells, want 32", len(counts))
+	}
+	return counts
+}
+
+func lines(t *testing.T, name string) []string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(data)), "\n")
+}
+
+func mustSolver(t testing.TB, rows, cols int, opts ...Option) *Solver {
+	t.Helper()
+	s, err := NewSolver(rows, cols, opts...)
+	if err != nil {
+		t.Fatalf("NewSolver(%d, %d): %v", rows, cols, err)
+	}
+	return s
+}
+
+func tourStrings(ts *Tours) []string {
+	var out []string
+	for _, t := range ts.All() {
+		out = append(out, t.String())
+	}
+	return out
+}
+
+// TestFigure2 reproduces every cell of the seed's table, on the board as
+// given and on its mirror image C x R (whose lower-left corner is the image
+// of a corner of R x C), sequentially and on two workers.
+func TestFigure2(t *testing.T) {
+	for size, want := range figure2(t) {
+		for _, b := range [][2]int{size, {size[1], size[0]}} {
+			if testing.Short() && want > 100000 {
+				continue
+			}
+			t.Run(fmt.Sprintf("%dx%d", b[0], b[1]), func(t *testing.T) {
+				t.Parallel()
+				for _, workers := range []int{1, 2} {
+					st, err := mustSolver(t, b[0], b[1], WithWorkers(workers)).Count(context.Background())
+					if err != nil || st.Tours != want {
+						t.Errorf("%d workers: Count = %d, %v; want %d", workers, st.Tours, err, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestSeedListing checks the seed's 3x4 listing to the letter and in order,
+// from every way of listing the tours and for 1 to 8 workers.
+func TestSeedListing(t *testing.T) {
+	want := lines(t, "testdata/seed000_3x4.txt")
+	ctx := context.Background()
+	seq, err := mustSolver(t, 3, 4).FindMoves(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, tourStrings(seq)); diff != "" {
+		t.Errorf("FindMoves (-want +got):\n%s", diff)
+	}
+	for workers := 1; workers <= 8; workers++ {
+		for _, depth := range []int{-1, 0, 1, 2, 5, 11, 20} {
+			opts := []Option{WithWorkers(workers)}
+			if depth >= 0 {
+				opts = append(opts, WithSplitDepth(depth))
+			}
+			s := mustSolver(t, 3, 4, opts...)
+			par, err := s.FindMovesParallel(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, tourStrings(par)); diff != "" {
+				t.Errorf("FindMovesParallel, %d workers, depth %d (-want +got):\n%s", workers, depth, diff)
+			}
+			var streamed []string
+			for tour, err := range s.All(ctx) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				streamed = append(streamed, tour.String())
+			}
+			if diff := cmp.Diff(want, streamed); diff != "" {
+				t.Errorf("All, %d workers, depth %d (-want +got):\n%s", workers, depth, diff)
+			}
+		}
+	}
+}
+
+// TestSeed002 checks that the first tour with the Pascal program's jump
+// table, from the top-left corner of 5x5, is the board that seed prints.
+func TestSeed002(t *testing.T) {
+	var want [][]int
+	for _, l := range lines(t, "testdata/seed002_5x5.txt") {
+		var row []int
+		for _, f := range strings.Fields(l) {
+			n, _ := strconv.Atoi(f)
+			row = append(row, n)
+		}
+		want = append(want, row)
+	}
+	for workers := 1; workers <= 4; workers++ {
+		s := mustSolver(t, 5, 5, WithStart(Coordinate{0, 0}), WithMoveOrder(WirthOrder()...), WithWorkers(workers))
+		tour, err := s.First(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := tour.Board()
+		got := make([][]int, 5)
+		for r := range got {
+			for c := range 5 {
+				got[r] = append(got[r], b.At(Coordinate{r, c}))
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%d workers (-want +got):\n%s", workers, diff)
+		}
+	}
+}
+
+// referenceBoards are small enough for the unpruned search from every square.
+var referenceBoards = [][2]int{{1, 1}, {1, 3}, {2, 3}, {3, 3}, {3, 4}, {4, 3}, {4, 4}, {3, 5}, {3, 6}, {3, 7}, {7, 3}, {4, 5}, {5, 4}, {5, 5}}
+
+// TestAgainstReference compares the full ordered listing from every start
+// square with the unpruned search, for the seed's and Wirth's move orders,
+// and with both engines (the wide one is forced onto small boards).
+func TestAgainstReference(t *testing.T) {
+	if testing.Short() {
+		referenceBoards = referenceBoards[:10]
+	}
+	for _, b := range referenceBoards {
+		for _, order := range [][]Move{SeedOrder(), WirthOrder()} {
+			for r := range b[0] {
+				for c := range b[1] {
+					start := Coordinate{r, c}
+					want := referenceTours(b[0], b[1], start, order)
+					s := mustSolver(t, b[0], b[1], WithStart(start), WithMoveOrder(order...), WithWorkers(2))
+					for _, wide := range []bool{false, true} {
+						s.g = newGraph(b[0], b[1], order)
+						if wide {
+							s.g = wideOnly(s.g)
+						}
+						got, err := s.FindMovesParallel(context.Background())
+						if err != nil {
+							t.Fatal(err)
+						}
+						if diff := cmp.Diff(want, tourStrings(got)); diff != "" {
+							t.Errorf("%dx%d from %v, order %v, wide %v (-want +got):\n%s", b[0], b[1], start, order, wide, diff)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// wideOnly strips the bitboard tables from g so that the wide engine runs.
+func wideOnly(g *graph) *graph {
+	return &graph{rows: g.rows, cols: g.cols, n: g.n, next: g.next, colour: g.colour}
+}
+
+// TestWorkersAndMirror checks on boards with many tours that counts and
+// node counts do not depend on the workers or the split depth, and that an
+// R x C board gives the same counts as its mirror image C x R from the
+// mirrored square.
+func TestWorkersAndMirror(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range [][2]int{{5, 6}, {4, 8}, {3, 10}, {5, 5}} {
+		starts := []Coordinate{{b[0] - 1, 0}, {0, 1}, {1, 2}, {b[0] / 2, b[1] / 2}}
+		for _, start := range starts {
+			base, err := mustSolver(t, b[0], b[1], WithStart(start), WithWorkers(1)).Count(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mirror, err := mustSolver(t, b[1], b[0], WithStart(Coordinate{start.Col, start.Row})).Count(ctx)
+			if err != nil || mirror.Tours != base.Tours {
+				t.Errorf("%dx%d from %v: %d tours, mirror %d, %v", b[0], b[1], start, base.Tours, mirror.Tours, err)
+			}
+			for _, workers := range []int{2, 3, 8} {
+				for _, depth := range []int{-1, 1, 4} {
+					opts := []Option{WithStart(start), WithWorkers(workers)}
+					if depth >= 0 {
+						opts = append(opts, WithSplitDepth(depth))
+					}
+					st, err := mustSolver(t, b[0], b[1], opts...).Count(ctx)
+					if err != nil || st.Tours != base.Tours || st.Nodes != base.Nodes {
+						t.Errorf("%dx%d from %v, %d workers, depth %d: %d tours %d nodes, %v; want %d tours %d nodes",
+							b[0], b[1], start, workers, depth, st.Tours, st.Nodes, err, base.Tours, base.Nodes)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestParallelListing compares the ordered parallel listing and stream
+// with the sequential one on a board with thousands of tours.
+func TestParallelListing(t *testing.T) {
+	ctx := context.Background()
+	want, err := mustSolver(t, 5, 6).FindMoves(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{2, 3, 8} {
+		s := mustSolver(t, 5, 6, WithWorkers(workers))
+		got, err := s.FindMovesParallel(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tourStrings(want), tourStrings(got)); diff != "" {
+			t.Errorf("%d workers (-want +got):\n%s", workers, diff)
+		}
+		if s.Solutions() != got {
+			t.Errorf("Solutions() is not the last result")
+		}
+		i := 0
+		for tour, err := range s.All(ctx) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tour.String() != want.At(i).String() {
+				t.Fatalf("%d workers: stream tour %d = %v, want %v", workers, i, tour, want.At(i))
+			}
+			i++
+		}
+		if i != want.Len() {
+			t.Errorf("%d workers: streamed %d tours, want %d", workers, i, want.Len())
+		}
+	}
+}
+
+// TestLimit checks that a limit keeps the first tours in order.
+func TestLimit(t *testing.T) {
+	ctx := context.Background()
+	all, err := mustSolver(t, 5, 6).FindMoves(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []int{1, 7, 100, 4542, 5000} {
+		for _, workers := range []int{1, 2, 5} {
+			s := mustSolver(t, 5, 6, WithLimit(limit), WithWorkers(workers))
+			want := tourStrings(all)[:min(limit, all.Len())]
+			for name, find := range map[string]func(context.Context) (*Tours, error){"FindMoves": s.FindMoves, "FindMovesParallel": s.FindMovesParallel} {
+				got, err := find(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, tourStrings(got)); diff != "" {
+					t.Errorf("%s limit %d, %d workers (-want +got):\n%s", name, limit, workers, diff)
+				}
+				if got.Stats().Tours != uint64(len(want)) {
+					t.Errorf("%s limit %d: Stats().Tours = %d", name, limit, got.Stats().Tours)
+				}
+			}
+			st, err := s.Count(ctx)
+			if err != nil || st.Tours != uint64(len(want)) {
+				t.Errorf("Count limit %d, %d workers = %d, %v; want %d", limit, workers, st.Tours, err, len(want))
+			}
+		}
+	}
+}
+
+func TestFirst(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		rows, cols int
+		start      Coordinate
+		want       string // "" for no tour
+	}{
+		{3, 4, Coordinate{2, 0}, "{2,0} {1,2} {0,0} {2,1} {1,3} {0,1} {2,2} {0,3} {1,1} {2,3} {0,2} {1,0}"},
+		{1, 1, Coordinate{0, 0}, "{0,0}"},
+		{3, 3, Coordinate{0, 0}, ""},
+		{4, 4, Coordinate{3, 0}, ""},
+		{5, 5, Coordinate{0, 1}, ""}, // odd board, minority colour: answered at the root
+	}
+	for _, tt := range tests {
+		for _, workers := range []int{1, 2} {
+			tour, err := mustSolver(t, tt.rows, tt.cols, WithStart(tt.start), WithWorkers(workers)).First(ctx)
+			if tt.want == "" {
+				if !errors.Is(err, ErrNoTour) {
+					t.Errorf("%dx%d from %v: err = %v, want ErrNoTour", tt.rows, tt.cols, tt.start, err)
+				}
+				continue
+			}
+			if err != nil || tour.String() != tt.want {
+				t.Errorf("%dx%d from %v: First = %v, %v; want %s", tt.rows, tt.cols, tt.start, tour, err, tt.want)
+			}
+		}
+	}
+}
+
+func TestStoredToursAreCompact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stores 524,486 tours")
+	}
+	ts, err := mustSolver(t, 6, 6, WithWorkers(2)).FindMovesParallel(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts.Len() != 524486 {
+		t.Fatalf("Len = %d", ts.Len())
+	}
+	if b := ts.Bytes(); b > 2*36*524486+blockBytes {
+		t.Errorf("tours take %d bytes, want at most 2 per square plus one block", b)
+	}
+	for _, i := range []int{0, 1, 262243, 524485} {
+		tour := ts.At(i)
+		if _, err := Validate(6, 6, tour.Coordinates()); err != nil || tour.Start() != (Coordinate{5, 0}) {
+			t.Errorf("tour %d: %v, starts at %v", i, err, tour.Start())
+		}
+	}
+}
+
+func TestNewSolverErrors(t *testing.T) {
+	tests := []struct {
+		name       string
+		rows, cols int
+		opts       []Option
+		want       error
+	}{
+		{"zero rows", 0, 4, nil, ErrBadSize},
+		{"zero cols", 4, 0, nil, ErrBadSize},
+		{"negative", -3, 4, nil, ErrBadSize},
+		{"absurd", 1 << 40, 1 << 40, nil, ErrTooLarge},
+		{"too many squares", 300, 300, nil, ErrTooLarge},
+		{"start off board", 3, 4, []Option{WithStart(Coordinate{3, 0})}, ErrOffBoard},
+		{"start negative", 3, 4, []Option{WithStart(Coordinate{0, -1})}, ErrOffBoard},
+		{"short order", 3, 4, []Option{WithMoveOrder(Move{2, 1})}, ErrBadMoveOrder},
+		{"not a jump", 3, 4, []Option{WithMoveOrder(Move{2, 2}, Move{1, 2}, Move{-2, 1}, Move{-1, 2}, Move{2, -1}, Move{1, -2}, Move{-2, -1}, Move{-1, -2})}, ErrBadMoveOrder},
+		{"repeated jump", 3, 4, []Option{WithMoveOrder(Move{1, 2}, Move{1, 2}, Move{-2, 1}, Move{-1, 2}, Move{2, -1}, Move{1, -2}, Move{-2, -1}, Move{-1, -2})}, ErrBadMoveOrder},
+		{"zero workers", 3, 4, []Option{WithWorkers(0)}, ErrBadOption},
+		{"negative depth", 3, 4, []Option{WithSplitDepth(-1)}, ErrBadOption},
+		{"negative limit", 3, 4, []Option{WithLimit(-1)}, ErrBadOption},
+		{"progress without func", 3, 4, []Option{WithProgress(1, nil)}, ErrBadOption},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := NewSolver(tt.rows, tt.cols, tt.opts...)
+			if !errors.Is(err, tt.want) || s != nil {
+				t.Errorf("NewSolver = %v, %v; want nil, %v", s, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestLargeBoard runs the wide engine where it is the only one: a 9x8
+// board (72 squares) from the corner, first tour only.
+func TestLargeBoard(t *testing.T) {
+	for _, b := range [][2]int{{9, 8}, {3, 30}, {5, 13}} {
+		tour, err := mustSolver(t, b[0], b[1], WithStart(Coordinate{0, 0}), WithMoveOrder(WirthOrder()...)).First(context.Background())
+		if err != nil {
+			t.Fatalf("%dx%d: %v", b[0], b[1], err)
+		}
+		if _, err := Validate(b[0], b[1], tour.Coordinates()); err != nil {
+			t.Errorf("%dx%d: %v", b[0], b[1], err)
+		}
+	}
+}
