@@ -17,10 +17,11 @@ type config struct {
 	limit      uint64
 	progress   func(Progress)
 	every      time.Duration
+	probe      uint64 // node budget of the single-goroutine try; 0: none
 }
 
 func defaultConfig() config {
-	return config{order: SeedOrder(), workers: runtime.GOMAXPROCS(0), splitDepth: -1}
+	return config{order: SeedOrder(), workers: runtime.GOMAXPROCS(0), splitDepth: -1, probe: probeNodes}
 }
 
 // WithStart sets the square the knight starts on. The default is the

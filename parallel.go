@@ -15,6 +15,16 @@ import (
 // split) leaves most of them idle.
 const tasksPerWorker = 512
 
+// Before cutting the tree, the parallel calls search it on one goroutine
+// for up to probeNodes nodes (a few milliseconds), keeping at most
+// probeBytes of tours: most boards are done by then, faster than any split
+// could do them. Otherwise the probe's work is dropped and the tree cut.
+const (
+	probeNodes = 1 << 16
+	probeBytes = 1 << 20
+	unlimited  = ^uint64(0)
+)
+
 // walk runs the search on workers goroutines and calls yield with every
 // tour in order, on the calling goroutine, until yield returns false, the
 // limit is reached or ctx is cancelled. With yield == nil it only counts.
@@ -33,6 +43,12 @@ func (s *Solver) walk(ctx context.Context, workers int, yield func([]uint16) boo
 		depth = 0 // one unbroken search: nothing to balance or report
 	}
 	root := uint16(s.start.Row*s.cols + s.start.Col)
+	if depth < 0 && workers > 1 && s.cfg.probe > 0 {
+		if stats, done, err := s.probe(ctx, root, &stop, yield); done {
+			stats.Elapsed = time.Since(begin)
+			return stats, err
+		}
+	}
 	tasks, nodes := split(newSearcher(s.g, &stop), s.g.n, root, depth, target)
 	t := &tally{tasks: len(tasks), start: begin}
 	stopReport := t.report(s.cfg.every, s.cfg.progress)
@@ -75,6 +91,53 @@ func (s *Solver) walk(ctx context.Context, workers int, yield func([]uint16) boo
 	return stats, err
 }
 
+// probe searches the whole tree on the calling goroutine within the probe
+// budget. If it finishes (or reaches the limit) it delivers what it found
+// and reports done; if not, it has delivered nothing.
+func (s *Solver) probe(ctx context.Context, root uint16, stop *atomic.Bool, yield func([]uint16) bool) (stats Stats, done bool, err error) {
+	limit := s.cfg.limit
+	var buf []uint16
+	var found uint64
+	reached := false
+	var emit func([]uint16) bool
+	if yield != nil || limit > 0 {
+		emit = func(path []uint16) bool {
+			if yield != nil {
+				if 2*(len(buf)+len(path)) > probeBytes {
+					return false // too many to hold: leave it to the workers
+				}
+				buf = append(buf, path...)
+			}
+			found++
+			reached = limit > 0 && found >= limit
+			return !reached
+		}
+	}
+	tours, nodes, ok := newSearcher(s.g, stop).search([]uint16{root}, emit, s.cfg.probe)
+	if stop.Load() {
+		return stats, true, ctx.Err()
+	}
+	if !ok && !reached {
+		return stats, false, nil
+	}
+	stats = Stats{Tours: tours, Nodes: nodes, Tasks: 1, Workers: 1}
+	if emit != nil {
+		stats.Tours = found
+	}
+	if yield != nil {
+		n := s.g.n
+		delivered := uint64(0)
+		for ; len(buf) > 0 && yield(buf[:n:n]); buf = buf[n:] {
+			delivered++
+		}
+		stats.Tours = delivered
+	}
+	if s.cfg.progress != nil {
+		s.cfg.progress(Progress{TasksDone: 1, Tasks: 1, Tours: stats.Tours, Nodes: nodes})
+	}
+	return stats, true, nil
+}
+
 // limited wraps yield so that it also stops at the solver's limit; it
 // returns nil when there is nothing to call, so that a plain count takes
 // the search's fast path.
@@ -98,7 +161,7 @@ func (s *Solver) walkInOrder(ctx context.Context, tasks [][]uint16, t *tally, st
 	sr := newSearcher(s.g, stop)
 	emit := s.limited(yield)
 	for _, task := range tasks {
-		tours, nodes, ok := sr.search(task, emit)
+		tours, nodes, ok := sr.search(task, emit, unlimited)
 		t.add(tours, nodes)
 		if !ok {
 			break
@@ -125,7 +188,7 @@ func (s *Solver) walkShuffled(tasks [][]uint16, workers int, t *tally, stop *ato
 				if i >= int64(len(tasks)) {
 					return nil
 				}
-				tours, nodes, ok := sr.search(tasks[order[i]], nil)
+				tours, nodes, ok := sr.search(tasks[order[i]], nil, unlimited)
 				t.add(tours, nodes)
 				if !ok {
 					return nil
@@ -157,7 +220,7 @@ func (s *Solver) walkShuffledLimited(tasks [][]uint16, workers int, t *tally, st
 				if i >= int64(len(tasks)) {
 					return nil
 				}
-				tours, nodes, ok := sr.search(tasks[i], emit)
+				tours, nodes, ok := sr.search(tasks[i], emit, unlimited)
 				t.add(tours, nodes)
 				if !ok {
 					return nil
@@ -263,11 +326,8 @@ func (s *Solver) produce(sr searcher, task []uint16, out slot, perChunk int, don
 	defer close(out)
 	var c chunk
 	emit := func(path []uint16) bool {
-		if c == nil {
-			c = make(chunk, 0, perChunk*len(path))
-		}
-		c = append(c, path...)
-		if len(c) < cap(c) {
+		c = append(c, path...) // grows as needed: most tasks yield few tours
+		if len(c) < perChunk*len(path) {
 			return true
 		}
 		select {
@@ -278,7 +338,7 @@ func (s *Solver) produce(sr searcher, task []uint16, out slot, perChunk int, don
 			return false
 		}
 	}
-	tours, nodes, ok := sr.search(task, emit)
+	tours, nodes, ok := sr.search(task, emit, unlimited)
 	t.add(tours, nodes)
 	if ok && len(c) > 0 {
 		select {

@@ -11,8 +11,9 @@ type searcher interface {
 	// search calls emit (when not nil) with every tour that starts with
 	// prefix, in order. It returns the tours found and the nodes entered
 	// (the prefix's last square counts as one), and ok = false if it
-	// stopped early because emit returned false or stop was set.
-	search(prefix []uint16, emit func([]uint16) bool) (tours, nodes uint64, ok bool)
+	// stopped early: emit returned false, stop was set, or it entered about
+	// budget nodes.
+	search(prefix []uint16, emit func([]uint16) bool, budget uint64) (tours, nodes uint64, ok bool)
 	// next appends to dst the squares the search would try after prefix,
 	// in order, with the same pruning; nothing when the prefix is dead.
 	next(dst, prefix []uint16) []uint16
@@ -70,7 +71,7 @@ func (s *bitSearch) next(dst, prefix []uint16) []uint16 {
 	return dst
 }
 
-func (s *bitSearch) search(prefix []uint16, emit func([]uint16) bool) (tours, nodes uint64, ok bool) {
+func (s *bitSearch) search(prefix []uint16, emit func([]uint16) bool, budget uint64) (tours, nodes uint64, ok bool) {
 	g := s.g
 	n := g.n
 	free := s.freeAfter(prefix)
@@ -111,7 +112,7 @@ func (s *bitSearch) search(prefix []uint16, emit func([]uint16) bool) (tours, no
 		s.path[d&63] = t
 		free &^= 1 << t
 		nodes++
-		if nodes%stopEvery == 0 && s.stop.Load() {
+		if nodes%stopEvery == 0 && (s.stop.Load() || nodes >= budget) {
 			return tours, nodes, false
 		}
 		if k := n - 1 - d; k > 0 {

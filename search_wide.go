@@ -169,7 +169,7 @@ func (s *wideSearch) next(dst, prefix []uint16) []uint16 {
 	return dst
 }
 
-func (s *wideSearch) search(prefix []uint16, emit func([]uint16) bool) (tours, nodes uint64, ok bool) {
+func (s *wideSearch) search(prefix []uint16, emit func([]uint16) bool, budget uint64) (tours, nodes uint64, ok bool) {
 	n := s.g.n
 	base := len(prefix) - 1
 	nodes = 1
@@ -200,7 +200,7 @@ func (s *wideSearch) search(prefix []uint16, emit func([]uint16) bool) (tours, n
 		s.path[d] = t
 		s.enter(t)
 		nodes++
-		if nodes%stopEvery == 0 && s.stop.Load() {
+		if nodes%stopEvery == 0 && (s.stop.Load() || nodes >= budget) {
 			return tours, nodes, false
 		}
 		if k := n - 1 - d; k > 0 {

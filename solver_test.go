@@ -72,6 +72,18 @@ func mustSolver(t testing.TB, rows, cols int, opts ...Option) *Solver {
 	return s
 }
 
+// withoutProbe makes s cut its tree into tasks even when the whole search
+// would fit in the probe, so that the tests reach the parallel runners.
+func withoutProbe(s *Solver) *Solver {
+	s.cfg.probe = 0
+	return s
+}
+
+// bothWays returns s and a copy of it that never probes.
+func bothWays(t testing.TB, rows, cols int, opts ...Option) []*Solver {
+	return []*Solver{mustSolver(t, rows, cols, opts...), withoutProbe(mustSolver(t, rows, cols, opts...))}
+}
+
 func tourStrings(ts *Tours) []string {
 	var out []string
 	for _, t := range ts.All() {
@@ -120,23 +132,24 @@ func TestSeedListing(t *testing.T) {
 			if depth >= 0 {
 				opts = append(opts, WithSplitDepth(depth))
 			}
-			s := mustSolver(t, 3, 4, opts...)
-			par, err := s.FindMovesParallel(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, tourStrings(par)); diff != "" {
-				t.Errorf("FindMovesParallel, %d workers, depth %d (-want +got):\n%s", workers, depth, diff)
-			}
-			var streamed []string
-			for tour, err := range s.All(ctx) {
+			for _, s := range bothWays(t, 3, 4, opts...) {
+				par, err := s.FindMovesParallel(ctx)
 				if err != nil {
 					t.Fatal(err)
 				}
-				streamed = append(streamed, tour.String())
-			}
-			if diff := cmp.Diff(want, streamed); diff != "" {
-				t.Errorf("All, %d workers, depth %d (-want +got):\n%s", workers, depth, diff)
+				if diff := cmp.Diff(want, tourStrings(par)); diff != "" {
+					t.Errorf("FindMovesParallel, %d workers, depth %d (-want +got):\n%s", workers, depth, diff)
+				}
+				var streamed []string
+				for tour, err := range s.All(ctx) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					streamed = append(streamed, tour.String())
+				}
+				if diff := cmp.Diff(want, streamed); diff != "" {
+					t.Errorf("All, %d workers, depth %d (-want +got):\n%s", workers, depth, diff)
+				}
 			}
 		}
 	}
@@ -155,7 +168,7 @@ func TestSeed002(t *testing.T) {
 		want = append(want, row)
 	}
 	for workers := 1; workers <= 4; workers++ {
-		s := mustSolver(t, 5, 5, WithStart(Coordinate{0, 0}), WithMoveOrder(WirthOrder()...), WithWorkers(workers))
+		s := withoutProbe(mustSolver(t, 5, 5, WithStart(Coordinate{0, 0}), WithMoveOrder(WirthOrder()...), WithWorkers(workers)))
 		tour, err := s.First(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -189,7 +202,7 @@ func TestAgainstReference(t *testing.T) {
 				for c := range b[1] {
 					start := Coordinate{r, c}
 					want := referenceTours(b[0], b[1], start, order)
-					s := mustSolver(t, b[0], b[1], WithStart(start), WithMoveOrder(order...), WithWorkers(2))
+					s := withoutProbe(mustSolver(t, b[0], b[1], WithStart(start), WithMoveOrder(order...), WithWorkers(2)))
 					for _, wide := range []bool{false, true} {
 						s.g = newGraph(b[0], b[1], order)
 						if wide {
@@ -237,10 +250,12 @@ func TestWorkersAndMirror(t *testing.T) {
 					if depth >= 0 {
 						opts = append(opts, WithSplitDepth(depth))
 					}
-					st, err := mustSolver(t, b[0], b[1], opts...).Count(ctx)
-					if err != nil || st.Tours != base.Tours || st.Nodes != base.Nodes {
-						t.Errorf("%dx%d from %v, %d workers, depth %d: %d tours %d nodes, %v; want %d tours %d nodes",
-							b[0], b[1], start, workers, depth, st.Tours, st.Nodes, err, base.Tours, base.Nodes)
+					for _, s := range bothWays(t, b[0], b[1], opts...) {
+						st, err := s.Count(ctx)
+						if err != nil || st.Tours != base.Tours || st.Nodes != base.Nodes {
+							t.Errorf("%dx%d from %v, %d workers, depth %d: %d tours %d nodes, %v; want %d tours %d nodes",
+								b[0], b[1], start, workers, depth, st.Tours, st.Nodes, err, base.Tours, base.Nodes)
+						}
 					}
 				}
 			}
@@ -257,7 +272,7 @@ func TestParallelListing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{2, 3, 8} {
-		s := mustSolver(t, 5, 6, WithWorkers(workers))
+		s := withoutProbe(mustSolver(t, 5, 6, WithWorkers(workers)))
 		got, err := s.FindMovesParallel(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -293,23 +308,24 @@ func TestLimit(t *testing.T) {
 	}
 	for _, limit := range []int{1, 7, 100, 4542, 5000} {
 		for _, workers := range []int{1, 2, 5} {
-			s := mustSolver(t, 5, 6, WithLimit(limit), WithWorkers(workers))
-			want := tourStrings(all)[:min(limit, all.Len())]
-			for name, find := range map[string]func(context.Context) (*Tours, error){"FindMoves": s.FindMoves, "FindMovesParallel": s.FindMovesParallel} {
-				got, err := find(ctx)
-				if err != nil {
-					t.Fatal(err)
+			for _, s := range bothWays(t, 5, 6, WithLimit(limit), WithWorkers(workers)) {
+				want := tourStrings(all)[:min(limit, all.Len())]
+				for name, find := range map[string]func(context.Context) (*Tours, error){"FindMoves": s.FindMoves, "FindMovesParallel": s.FindMovesParallel} {
+					got, err := find(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff(want, tourStrings(got)); diff != "" {
+						t.Errorf("%s limit %d, %d workers (-want +got):\n%s", name, limit, workers, diff)
+					}
+					if got.Stats().Tours != uint64(len(want)) {
+						t.Errorf("%s limit %d: Stats().Tours = %d", name, limit, got.Stats().Tours)
+					}
 				}
-				if diff := cmp.Diff(want, tourStrings(got)); diff != "" {
-					t.Errorf("%s limit %d, %d workers (-want +got):\n%s", name, limit, workers, diff)
+				st, err := s.Count(ctx)
+				if err != nil || st.Tours != uint64(len(want)) {
+					t.Errorf("Count limit %d, %d workers = %d, %v; want %d", limit, workers, st.Tours, err, len(want))
 				}
-				if got.Stats().Tours != uint64(len(want)) {
-					t.Errorf("%s limit %d: Stats().Tours = %d", name, limit, got.Stats().Tours)
-				}
-			}
-			st, err := s.Count(ctx)
-			if err != nil || st.Tours != uint64(len(want)) {
-				t.Errorf("Count limit %d, %d workers = %d, %v; want %d", limit, workers, st.Tours, err, len(want))
 			}
 		}
 	}
@@ -330,7 +346,7 @@ func TestFirst(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, workers := range []int{1, 2} {
-			tour, err := mustSolver(t, tt.rows, tt.cols, WithStart(tt.start), WithWorkers(workers)).First(ctx)
+			tour, err := withoutProbe(mustSolver(t, tt.rows, tt.cols, WithStart(tt.start), WithWorkers(workers))).First(ctx)
 			if tt.want == "" {
 				if !errors.Is(err, ErrNoTour) {
 					t.Errorf("%dx%d from %v: err = %v, want ErrNoTour", tt.rows, tt.cols, tt.start, err)

@@ -2,9 +2,9 @@ package knightstour
 
 import "iter"
 
-// blockBytes sets the size of the blocks a Tours list grows by: whole
-// blocks are never copied, so a list needs no more memory than its tours
-// plus one block, even while it grows.
+// blockBytes sets the size of the blocks a Tours list grows by: full blocks
+// are never copied, so a list needs no more memory than its tours plus one
+// block, even while it grows.
 const blockBytes = 1 << 20
 
 // Tours is a list of tours of one board, as FindMoves returns it. Each
@@ -23,9 +23,20 @@ func newTours(rows, cols int) *Tours {
 
 func (ts *Tours) add(path []uint16) {
 	if ts.count%ts.perBlock == 0 {
-		ts.blocks = append(ts.blocks, make([]uint16, 0, ts.perBlock*len(path)))
+		// The first block starts small and grows, for short lists; later
+		// ones are allocated whole.
+		size := ts.perBlock
+		if ts.count == 0 {
+			size = min(size, 64)
+		}
+		ts.blocks = append(ts.blocks, make([]uint16, 0, size*len(path)))
 	}
 	last := &ts.blocks[len(ts.blocks)-1]
+	if len(*last)+len(path) > cap(*last) { // only the first block grows
+		grown := make([]uint16, len(*last), min(2*cap(*last), ts.perBlock*len(path)))
+		copy(grown, *last)
+		*last = grown
+	}
 	*last = append(*last, path...)
 	ts.count++
 }

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/euler1758/knightstour"
+)
+
+// countResult is the JSON that 'count -json' prints: one object, so that
+// results from many runs (or machines) can be collected line by line.
+type countResult struct {
+	Rows      int     `json:"rows"`
+	Cols      int     `json:"cols"`
+	Start     string  `json:"start"`
+	Algebraic string  `json:"start_algebraic,omitempty"`
+	Order     string  `json:"order"`
+	Count     uint64  `json:"count"`
+	Nodes     uint64  `json:"nodes"`
+	Tasks     int     `json:"tasks"`
+	Workers   int     `json:"workers"`
+	Limit     int     `json:"limit,omitempty"`
+	ElapsedMS float64 `json:"elapsed_ms"`
+}
+
+func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := newCommon("count", "knightstour count [flags] RxC", stderr)
+	asJSON := c.fs.Bool("json", false, "print one JSON object")
+	limit := c.fs.Int("limit", 0, "stop after this many tours (0: count all)")
+	rows, cols, opts, err := c.parse(args, "")
+	if err != nil {
+		return err
+	}
+	if *limit < 0 {
+		return usageError{fmt.Errorf("-limit %d: want 0 or more", *limit), c.hint()}
+	}
+	progress := newProgressLine(stderr)
+	opts = append(opts, knightstour.WithLimit(*limit))
+	s, err := c.newSolver(rows, cols, append(opts, progress.option(c.quiet)...))
+	if err != nil {
+		return err
+	}
+	st, err := s.Count(ctx)
+	progress.done()
+	if err != nil {
+		return err
+	}
+	res := countResult{
+		Rows: rows, Cols: cols, Start: s.Start().String(), Order: fmt.Sprint(s.Order()),
+		Count: st.Tours, Nodes: st.Nodes, Tasks: st.Tasks, Workers: st.Workers, Limit: *limit,
+		ElapsedMS: float64(st.Elapsed) / float64(time.Millisecond),
+	}
+	res.Algebraic, _ = s.Start().Algebraic(rows, cols)
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(res)
+	}
+	fmt.Fprintf(stdout, "%d tours of %dx%d from %s\n", st.Tours, rows, cols, describe(s.Start(), rows, cols))
+	fmt.Fprintf(stdout, "%d nodes, %s ms, %d workers\n", st.Nodes, millis(st.Elapsed), st.Workers)
+	return nil
+}

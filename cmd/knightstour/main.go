@@ -1,0 +1,99 @@
+// Command knightstour finds, lists and counts knight's tours.
+//
+// Usage:
+//
+//	knightstour [flags] RxC          the seed's program: sequential and parallel search, timings, first tour
+//	knightstour count [flags] RxC    count the tours (-json for a machine-readable result)
+//	knightstour list [flags] RxC     print the tours, one per line, in the seed's format and order
+//	knightstour first [flags] RxC    print the first tour as a board
+//
+// Every command takes -start SQ (a square as {row,col} or a1; default the
+// lower-left corner), -order (seed, wirth or eight jumps such as
+// "(2,1) (1,2) ..."), -workers N and -quiet. Progress goes to stderr for
+// runs longer than a second; interrupt with Ctrl-C.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit codes: a finished run, a failed or interrupted one, and bad usage.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+const usage = `usage:
+  knightstour [flags] RxC          run the seed's program: sequential and parallel search, timings, first tour
+  knightstour count [flags] RxC    count the tours (-json for one JSON object)
+  knightstour list [flags] RxC     print every tour, one per line, in the seed's format and order
+  knightstour first [flags] RxC    print the first tour as a board
+
+RxC is the board, rows x columns, for example 4x7 (the default for the first form).
+Run 'knightstour COMMAND -h' for a command's flags.
+`
+
+// run is the whole program, apart from the process: it returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmd, rest := "", args
+	if len(args) > 0 {
+		switch args[0] {
+		case "count", "list", "first":
+			cmd, rest = args[0], args[1:]
+		case "help", "-h", "-help", "--help":
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+	}
+	var err error
+	switch cmd {
+	case "count":
+		err = runCount(ctx, rest, stdout, stderr)
+	case "list":
+		err = runList(ctx, rest, stdout, stderr)
+	case "first":
+		err = runFirst(ctx, rest, stdout, stderr)
+	default:
+		err = runMain(ctx, rest, stdout, stderr)
+	}
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "knightstour: %v\n%s", err, ue.hint)
+		return exitUsage
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "knightstour: interrupted")
+		return exitFail
+	default:
+		fmt.Fprintf(stderr, "knightstour: %v\n", err)
+		return exitFail
+	}
+}
+
+// usageError is a mistake in the command line; hint says what to type.
+type usageError struct {
+	err  error
+	hint string
+}
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/euler1758/knightstour"
+)
+
+// common holds the flags every command takes.
+type common struct {
+	fs      *flag.FlagSet
+	start   string
+	order   string
+	workers int
+	quiet   bool
+}
+
+func newCommon(name, synopsis string, stderr io.Writer) *common {
+	c := &common{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
+	c.fs.SetOutput(stderr)
+	c.fs.StringVar(&c.start, "start", "", "start square, as {row,col} or algebraic a1 (default: the lower-left corner)")
+	c.fs.StringVar(&c.order, "order", "seed", `move order: "seed", "wirth", or eight jumps such as "(2,1) (1,2) ..."`)
+	c.fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "goroutines for the parallel search")
+	c.fs.BoolVar(&c.quiet, "quiet", false, "no progress on stderr")
+	c.fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s\n\nflags:\n", synopsis)
+		c.fs.PrintDefaults()
+	}
+	return c
+}
+
+// hint is what a user who mistyped should read.
+func (c *common) hint() string {
+	help := "knightstour " + c.fs.Name() + " -h"
+	if c.fs.Name() == "knightstour" {
+		help = "knightstour -h"
+	}
+	return "usage: " + c.synopsis() + "\nRun '" + help + "' for the flags.\n"
+}
+
+func (c *common) synopsis() string {
+	switch c.fs.Name() {
+	case "knightstour":
+		return "knightstour [-start SQ] [-order O] [-workers N] RxC   (for example: knightstour 4x7)"
+	default:
+		return "knightstour " + c.fs.Name() + " [flags] RxC   (for example: knightstour " + c.fs.Name() + " 5x6)"
+	}
+}
+
+// parse reads the flags and the one board argument, and builds the solver
+// options. Flags may come before or after the board.
+func (c *common) parse(args []string, defaultBoard string, extra ...knightstour.Option) (rows, cols int, opts []knightstour.Option, err error) {
+	var positional []string
+	for {
+		if err := c.fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0, 0, nil, err
+			}
+			return 0, 0, nil, usageError{err, c.hint()}
+		}
+		if c.fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, c.fs.Arg(0))
+		args = c.fs.Args()[1:]
+	}
+	switch {
+	case len(positional) == 0 && defaultBoard != "":
+		positional = []string{defaultBoard}
+	case len(positional) != 1:
+		return 0, 0, nil, usageError{fmt.Errorf("want one board such as 4x7, got %d arguments %q", len(positional), positional), c.hint()}
+	}
+	rows, cols, err = parseSize(positional[0])
+	if err != nil {
+		return 0, 0, nil, usageError{err, c.hint()}
+	}
+	if c.workers < 1 {
+		return 0, 0, nil, usageError{fmt.Errorf("-workers %d: want 1 or more", c.workers), c.hint()}
+	}
+	order, err := knightstour.ParseOrder(c.order)
+	if err != nil {
+		return 0, 0, nil, usageError{err, c.hint()}
+	}
+	opts = append(opts, knightstour.WithMoveOrder(order...), knightstour.WithWorkers(c.workers))
+	if c.start != "" {
+		sq, err := knightstour.ParseCoordinate(c.start, rows, cols)
+		if err != nil {
+			return 0, 0, nil, usageError{fmt.Errorf("-start: %w", err), c.hint()}
+		}
+		opts = append(opts, knightstour.WithStart(sq))
+	}
+	return rows, cols, append(opts, extra...), nil
+}
+
+// parseSize reads a board size such as "4x7" (rows x columns).
+func parseSize(s string) (rows, cols int, err error) {
+	r, c, ok := strings.Cut(strings.ToLower(s), "x")
+	if !ok {
+		r, c, ok = strings.Cut(s, "×")
+	}
+	rows, err1 := strconv.Atoi(r)
+	cols, err2 := strconv.Atoi(c)
+	if !ok || err1 != nil || err2 != nil {
+		return 0, 0, fmt.Errorf("board %q: want ROWSxCOLS, for example 4x7", s)
+	}
+	if rows < 1 || cols < 1 {
+		return 0, 0, fmt.Errorf("board %q: both sides must be at least 1", s)
+	}
+	return rows, cols, nil
+}
+
+// newSolver builds the solver; errors about the board are the user's.
+func (c *common) newSolver(rows, cols int, opts []knightstour.Option) (*knightstour.Solver, error) {
+	s, err := knightstour.NewSolver(rows, cols, opts...)
+	if err != nil {
+		return nil, usageError{err, c.hint()}
+	}
+	return s, nil
+}
