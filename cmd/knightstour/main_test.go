@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestMainJob(t *testing.T) {
+	code, out, errOut := runArgs(t, "-quiet", "4x7")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	for _, want := range []string{
+		"Main: findMovesSequential():", "Main: findMovesParallel():", "Found: 1682",
+		"First tour:\n  28   13   26   11   20    7   18\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "Found: 1682") != 2 {
+		t.Errorf("want two counts of 1682:\n%s", out)
+	}
+}
+
+func TestDefaultBoard(t *testing.T) {
+	code, out, _ := runArgs(t, "-quiet")
+	if code != exitOK || !strings.Contains(out, "Board 4x7") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}
+
+func TestCountJSON(t *testing.T) {
+	for _, args := range [][]string{
+		{"count", "-json", "-workers", "2", "5x6"},
+		{"count", "5x6", "-json"}, // flags after the board
+		{"count", "-json", "-start", "a1", "6x5"},
+		{"count", "-json", "-start", "{0,0}", "6x5"},
+	} {
+		code, out, errOut := runArgs(t, args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d, %s", args, code, errOut)
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%v: %v in %q", args, err, out)
+		}
+		for _, key := range []string{"rows", "cols", "start", "count", "nodes", "elapsed_ms"} {
+			if _, ok := got[key]; !ok {
+				t.Errorf("%v: JSON lacks %q: %s", args, key, out)
+			}
+		}
+		if got["count"] != 4542.0 {
+			t.Errorf("%v: count = %v, want 4542", args, got["count"])
+		}
+	}
+}
+
+func TestList(t *testing.T) {
+	code, out, errOut := runArgs(t, "list", "3x4")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "{2,0} {1,2} {0,0} {2,1} {1,3} {0,1} {2,2} {0,3} {1,1} {2,3} {0,2} {1,0}\n" +
+		"{2,0} {1,2} {0,0} {2,1} {1,3} {0,1} {2,2} {1,0} {0,2} {2,3} {1,1} {0,3}\n"
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	_, out, _ = runArgs(t, "list", "-limit", "5", "-workers", "2", "5x6")
+	if n := strings.Count(out, "\n"); n != 5 {
+		t.Errorf("-limit 5 printed %d lines", n)
+	}
+}
+
+func TestFirst(t *testing.T) {
+	code, out, errOut := runArgs(t, "first", "-order", "wirth", "-start", "{0,0}", "5x5")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "" +
+		"   1    6   15   10   21\n" +
+		"  14    9   20    5   16\n" +
+		"  19    2    7   22   11\n" +
+		"   8   13   24   17    4\n" +
+		"  25   18    3   12   23\n"
+	if !strings.HasPrefix(out, want) {
+		t.Errorf("got:\n%s\nwant it to start with:\n%s", out, want)
+	}
+	code, _, errOut = runArgs(t, "first", "4x4")
+	if code != exitFail || !strings.Contains(errOut, "no tour") {
+		t.Errorf("4x4: exit %d, stderr %q; want exit 1 and 'no tour'", code, errOut)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // in stderr
+	}{
+		{[]string{"count", "0x4"}, "at least 1"},
+		{[]string{"count", "-3x4"}, "flag provided but not defined"},
+		{[]string{"count", "4by7"}, "want ROWSxCOLS"},
+		{[]string{"count", "x"}, "want ROWSxCOLS"},
+		{[]string{"count"}, "want one board"},
+		{[]string{"count", "4x7", "5x5"}, "want one board"},
+		{[]string{"count", "100000x100000"}, "too large"},
+		{[]string{"count", "-start", "z9", "5x5"}, "off the board"},
+		{[]string{"count", "-start", "nowhere", "5x5"}, "malformed coordinate"},
+		{[]string{"count", "-workers", "0", "5x5"}, "-workers 0"},
+		{[]string{"count", "-workers", "many", "5x5"}, "invalid value"},
+		{[]string{"count", "-limit", "-1", "5x5"}, "-limit -1"},
+		{[]string{"list", "-order", "(2,1)", "5x5"}, "invalid move order"},
+		{[]string{"first", "-order", "spiral", "5x5"}, "invalid move order"},
+		{[]string{"bogus"}, "want ROWSxCOLS"},
+		{[]string{"-frobnicate", "4x7"}, "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runArgs(t, tt.args...)
+		if code != exitUsage || !strings.Contains(errOut, tt.want) || !strings.Contains(errOut, "usage:") || out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q with a usage line", tt.args, code, out, errOut, tt.want)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"count", "-h"}} {
+		code, out, errOut := runArgs(t, args...)
+		if code != exitOK || !strings.Contains(out+errOut, "usage") {
+			t.Errorf("%q: exit %d, output %q %q", args, code, out, errOut)
+		}
+	}
+}
+
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	if code := run(ctx, []string{"count", "-quiet", "8x8"}, &out, &errOut); code != exitFail || !strings.Contains(errOut.String(), "interrupted") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+}
