@@ -3,10 +3,14 @@ package knightstour
 import (
 	"context"
 	"testing"
+	"time"
 )
 
-// benchCount counts the tours of an R x C board from the lower-left corner
-// b.N times and reports tours and nodes per second.
+// The benchmarks behind BENCHMARKS.md (scripts/bench.sh runs them). Boards
+// start in the lower-left corner; "Seq" runs on one goroutine, "Par2" on two
+// workers. Each reports tours/s and nodes/s besides the time.
+
+// benchCount counts the tours b.N times.
 func benchCount(b *testing.B, rows, cols, workers int, want uint64) {
 	s, err := NewSolver(rows, cols, WithWorkers(workers))
 	if err != nil {
@@ -20,16 +24,10 @@ func benchCount(b *testing.B, rows, cols, workers int, want uint64) {
 			b.Fatalf("Count = %d, %v; want %d", st.Tours, err, want)
 		}
 	}
-	sec := b.Elapsed().Seconds() / float64(b.N)
-	b.ReportMetric(float64(st.Tours)/sec, "tours/s")
-	b.ReportMetric(float64(st.Nodes)/sec, "nodes/s")
+	report(b, st)
 }
 
-func BenchmarkCount6x6Seq(b *testing.B)  { benchCount(b, 6, 6, 1, 524486) }
-func BenchmarkCount6x6Par2(b *testing.B) { benchCount(b, 6, 6, 2, 524486) }
-func BenchmarkCount5x6Seq(b *testing.B)  { benchCount(b, 5, 6, 1, 4542) }
-
-// benchFind lists (and stores) every tour, sequentially or in parallel.
+// benchFind lists and stores every tour b.N times.
 func benchFind(b *testing.B, rows, cols, workers int, want int) {
 	s, err := NewSolver(rows, cols, WithWorkers(workers))
 	if err != nil {
@@ -40,18 +38,78 @@ func benchFind(b *testing.B, rows, cols, workers int, want int) {
 		find = s.FindMoves
 	}
 	var st Stats
+	var bytes int
 	b.ReportAllocs()
 	for b.Loop() {
 		ts, err := find(context.Background())
 		if err != nil || ts.Len() != want {
 			b.Fatalf("found %d, %v; want %d", ts.Len(), err, want)
 		}
-		st = ts.Stats()
+		st, bytes = ts.Stats(), ts.Bytes()
 	}
+	report(b, st)
+	b.ReportMetric(float64(bytes)/1e6, "MB-stored")
+}
+
+func report(b *testing.B, st Stats) {
 	sec := b.Elapsed().Seconds() / float64(b.N)
 	b.ReportMetric(float64(st.Tours)/sec, "tours/s")
 	b.ReportMetric(float64(st.Nodes)/sec, "nodes/s")
 }
 
-func BenchmarkFind4x7Seq(b *testing.B)  { benchFind(b, 4, 7, 1, 1682) }
-func BenchmarkFind4x7Par2(b *testing.B) { benchFind(b, 4, 7, 2, 1682) }
+func BenchmarkFind4x7Seq(b *testing.B)   { benchFind(b, 4, 7, 1, 1682) }
+func BenchmarkFind4x7Par2(b *testing.B)  { benchFind(b, 4, 7, 2, 1682) }
+func BenchmarkCount5x6Seq(b *testing.B)  { benchCount(b, 5, 6, 1, 4542) }
+func BenchmarkCount6x6Seq(b *testing.B)  { benchCount(b, 6, 6, 1, 524486) }
+func BenchmarkCount6x6Par2(b *testing.B) { benchCount(b, 6, 6, 2, 524486) }
+func BenchmarkFind6x6Par2(b *testing.B)  { benchFind(b, 6, 6, 2, 524486) }
+func BenchmarkCount5x8Seq(b *testing.B)  { benchCount(b, 5, 8, 1, 3742739) }
+func BenchmarkCount5x8Par2(b *testing.B) { benchCount(b, 5, 8, 2, 3742739) }
+
+// BenchmarkStream6x6Par2 streams all 6x6 tours in order on two workers
+// without keeping them.
+func BenchmarkStream6x6Par2(b *testing.B) {
+	s, err := NewSolver(6, 6, WithWorkers(2))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var n uint64
+	for b.Loop() {
+		n = 0
+		for _, err := range s.All(context.Background()) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+	}
+	report(b, Stats{Tours: n})
+}
+
+// BenchmarkCancelLatency measures how long a search of 8x8 (years of work)
+// takes to return once its context is cancelled: the ms-to-return metric.
+func BenchmarkCancelLatency(b *testing.B) {
+	s, err := NewSolver(8, 8, WithWorkers(2))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var total time.Duration
+	for b.Loop() {
+		ctx, cancel := context.WithCancel(context.Background())
+		var cancelled time.Time
+		timer := time.AfterFunc(5*time.Millisecond, func() {
+			cancelled = time.Now()
+			cancel()
+		})
+		_, err := s.Count(ctx)
+		returned := time.Now()
+		timer.Stop()
+		cancel()
+		if err == nil {
+			b.Fatal("Count of 8x8 finished")
+		}
+		total += returned.Sub(cancelled)
+	}
+	b.ReportMetric(float64(total)/float64(b.N)/1e6, "ms-to-return")
+}

@@ -262,6 +262,9 @@ func (s *Solver) walkOrdered(ctx context.Context, tasks [][]uint16, workers int,
 		slots[i] = make(slot, slotDepth)
 	}
 	window := 4 * workers
+	// Chunks go back and forth between workers and consumer instead of
+	// becoming garbage: enough for every slot plus one per worker.
+	free := make(chan chunk, window*(slotDepth+1)+workers)
 	tokens := make(chan struct{}, window)
 	for range window {
 		tokens <- struct{}{}
@@ -281,7 +284,7 @@ func (s *Solver) walkOrdered(ctx context.Context, tasks [][]uint16, workers int,
 				if i >= int64(len(tasks)) {
 					return nil
 				}
-				if !s.produce(sr, tasks[i], slots[i], perChunk, done, t) {
+				if !s.produce(sr, tasks[i], slots[i], perChunk, free, done, t) {
 					return nil
 				}
 			}
@@ -304,10 +307,14 @@ deliver:
 			if !open {
 				break
 			}
-			for ; len(c) > 0; c = c[n:] {
-				if !emit(c[:n:n]) {
+			for rest := c; len(rest) > 0; rest = rest[n:] {
+				if !emit(rest[:n:n]) {
 					break deliver
 				}
+			}
+			select {
+			case free <- c[:0]:
+			default:
 			}
 		}
 		tokens <- struct{}{}
@@ -322,11 +329,18 @@ deliver:
 
 // produce runs one task and sends its tours to out in chunks, closing out
 // at the end. It returns false if the run was stopped.
-func (s *Solver) produce(sr searcher, task []uint16, out slot, perChunk int, done <-chan struct{}, t *tally) bool {
+func (s *Solver) produce(sr searcher, task []uint16, out slot, perChunk int, free chan chunk, done <-chan struct{}, t *tally) bool {
 	defer close(out)
 	var c chunk
 	emit := func(path []uint16) bool {
-		c = append(c, path...) // grows as needed: most tasks yield few tours
+		if c == nil {
+			select {
+			case c = <-free:
+			default:
+				c = make(chunk, 0, perChunk*len(path))
+			}
+		}
+		c = append(c, path...)
 		if len(c) < perChunk*len(path) {
 			return true
 		}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs the benchmarks of bench_test.go and writes BENCHMARKS.md from the
+# results: the machine, the Go version, the command, a table of the targets
+# against the medians, and benchstat's summary.
+#
+#   scripts/bench.sh            # 5 runs of each benchmark (about 2 minutes)
+#   COUNT=10 scripts/bench.sh   # more runs, tighter intervals
+#
+# Run it on an otherwise idle machine: anything else running (even a pipe
+# into another program) takes a core from the parallel benchmarks.
+# To compare two versions, keep the raw files and run
+#   go run golang.org/x/perf/cmd/benchstat@$BENCHSTAT old.txt new.txt
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+COUNT=${COUNT:-5}
+BENCHSTAT=${BENCHSTAT:-v0.0.0-20260908200009-22c9c6c9d4da}
+raw=bench/latest.txt
+mkdir -p bench
+cmd="go test -run '^\$' -bench . -benchmem -count $COUNT ."
+echo "running: $cmd" >&2
+eval "$cmd" > "$raw"
+
+# median VALUE of UNIT over the runs of benchmark NAME
+median() {
+	awk -v name="$1" -v unit="$2" '
+		$1 ~ "^Benchmark" name "(-[0-9]+)?$" { for (i = 3; i < NF; i++) if ($(i+1) == unit) v[n++] = $i }
+		END {
+			if (n == 0) { print "n/a"; exit }
+			for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+			print (n % 2) ? v[(n-1)/2] : (v[n/2-1] + v[n/2]) / 2
+		}' "$raw"
+}
+ms() { awk -v ns="$(median "$1" ns/op)" 'BEGIN { printf "%.2f ms", ns / 1e6 }'; }
+
+cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
+mem=$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo unknown)
+speedup=$(awk -v a="$(median Count5x8Seq ns/op)" -v b="$(median Count5x8Par2 ns/op)" 'BEGIN { printf "%.2fx", a / b }')
+seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / ns }')
+
+{
+	echo "# Benchmarks"
+	echo
+	echo "Written by \`scripts/bench.sh\` on $(date -u +%Y-%m-%d); rerun it to refresh this file."
+	echo
+	echo "- Machine: $cpu, $(nproc) cores, $mem"
+	echo "- Go: $(go version | awk '{ print $3, $4 }')"
+	echo "- Command: \`$cmd\` (raw output in \`bench/latest.txt\`)"
+	echo
+	echo "Boards start in the lower-left corner. \"Seq\" is one goroutine, \"Par2\" two workers."
+	echo
+	echo "## Targets (medians of $COUNT runs)"
+	echo
+	echo "| what | target | measured |"
+	echo "|---|---|---|"
+	echo "| 4x7, all 1,682 tours stored, sequential (\`Find4x7Seq\`) | <= 2 ms | $(ms Find4x7Seq) ($seed faster than the seed's C++, 1010 ms on this kind of machine) |"
+	echo "| 5x6, count 4,542, sequential (\`Count5x6Seq\`) | <= 2 ms | $(ms Count5x6Seq) |"
+	echo "| 6x6, count 524,486, sequential (\`Count6x6Seq\`) | <= 250 ms | $(ms Count6x6Seq) |"
+	echo "| 6x6, count 524,486, 2 workers (\`Count6x6Par2\`) | <= 130 ms | $(ms Count6x6Par2) |"
+	echo "| speed-up on a job over a second: 5x8, 3,742,739 tours (\`Count5x8Seq\` / \`Count5x8Par2\`) | >= 1.8x | $speedup ($(ms Count5x8Seq) / $(ms Count5x8Par2)) |"
+	echo "| 6x6, all tours stored, memory (\`Find6x6Par2\`) | well under 100 MB | $(median Find6x6Par2 MB-stored) MB |"
+	echo "| return after cancel, 8x8 on 2 workers (\`CancelLatency\`) | <= 100 ms | $(median CancelLatency ms-to-return) ms |"
+	echo
+	echo "Search speed: $(awk -v x="$(median Count6x6Seq nodes/s)" 'BEGIN { printf "%.1f", x / 1e6 }') M nodes/s and $(awk -v x="$(median Count6x6Seq tours/s)" 'BEGIN { printf "%.2f", x / 1e6 }') M tours/s on one core (6x6)."
+	echo
+	echo "## All benchmarks (benchstat)"
+	echo
+	echo '```'
+	go run "golang.org/x/perf/cmd/benchstat@$BENCHSTAT" "$raw"
+	echo '```'
+} > BENCHMARKS.md
+echo "wrote BENCHMARKS.md" >&2
