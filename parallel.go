@@ -64,10 +64,8 @@ func (s *Solver) walk(ctx context.Context, workers int, yield func([]uint16) boo
 	switch {
 	case workers == 1 || len(tasks) <= 1:
 		err = s.walkInOrder(ctx, tasks, t, &stop, yield)
-	case yield == nil && s.cfg.limit == 0:
-		err = s.walkShuffled(tasks, workers, t, &stop)
 	case yield == nil:
-		err = s.walkShuffledLimited(tasks, workers, t, &stop)
+		err = s.walkShuffled(tasks, workers, t, &stop)
 	default:
 		err = s.walkOrdered(ctx, tasks, workers, t, &stop, yield)
 	}
@@ -173,54 +171,34 @@ func (s *Solver) walkInOrder(ctx context.Context, tasks [][]uint16, t *tally, st
 	return nil
 }
 
-// walkShuffled counts on several workers. The tasks are handed out in a
-// fixed shuffled order, so that big subtrees are spread over the whole run
-// and the share of tasks done estimates the share of work done.
+// walkShuffled counts on several workers, up to the limit if there is one.
+// The tasks are handed out in a fixed shuffled order, so that big subtrees
+// are spread over the whole run and the share of tasks done estimates the
+// share of work done.
 func (s *Solver) walkShuffled(tasks [][]uint16, workers int, t *tally, stop *atomic.Bool) error {
 	order := rand.New(rand.NewPCG(1, 2)).Perm(len(tasks))
 	var next atomic.Int64
-	var g errgroup.Group
-	for range workers {
-		g.Go(func() error {
-			sr := newSearcher(s.g, stop)
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(len(tasks)) {
-					return nil
-				}
-				tours, nodes, ok := sr.search(tasks[order[i]], nil, unlimited)
-				t.add(tours, nodes)
-				if !ok {
-					return nil
-				}
-			}
-		})
-	}
-	return g.Wait()
-}
-
-// walkShuffledLimited counts on several workers until the limit is reached.
-func (s *Solver) walkShuffledLimited(tasks [][]uint16, workers int, t *tally, stop *atomic.Bool) error {
 	var found atomic.Uint64
-	limit := s.cfg.limit
-	var next atomic.Int64
 	var g errgroup.Group
 	for range workers {
 		g.Go(func() error {
 			sr := newSearcher(s.g, stop)
-			emit := func([]uint16) bool {
-				if found.Add(1) >= limit {
-					stop.Store(true) // enough: stop the other workers too
-					return false
+			var emit func([]uint16) bool // nil: the search only counts
+			if limit := s.cfg.limit; limit > 0 {
+				emit = func([]uint16) bool {
+					if found.Add(1) >= limit {
+						stop.Store(true) // enough: stop the other workers too
+						return false
+					}
+					return true
 				}
-				return true
 			}
 			for {
 				i := next.Add(1) - 1
 				if i >= int64(len(tasks)) {
 					return nil
 				}
-				tours, nodes, ok := sr.search(tasks[i], emit, unlimited)
+				tours, nodes, ok := sr.search(tasks[order[i]], emit, unlimited)
 				t.add(tours, nodes)
 				if !ok {
 					return nil

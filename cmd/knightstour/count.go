@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-
-	"github.com/euler1758/knightstour"
 )
 
 // countResult is the JSON that 'count -json' prints: one object, so that
@@ -27,22 +25,13 @@ type countResult struct {
 }
 
 func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newCommon("count", "knightstour count [flags] RxC", stderr)
+	c := newCommon("count", "knightstour count [flags] RxC", stderr).withLimit()
 	asJSON := c.fs.Bool("json", false, "print one JSON object")
-	limit := c.fs.Int("limit", 0, "stop after this many tours (0: count all)")
-	rows, cols, opts, err := c.parse(args, "")
+	s, progress, err := c.setup(args, "", stderr)
 	if err != nil {
 		return err
 	}
-	if *limit < 0 {
-		return usageError{fmt.Errorf("-limit %d: want 0 or more", *limit), c.hint()}
-	}
-	progress := newProgressLine(stderr)
-	opts = append(opts, knightstour.WithLimit(*limit))
-	s, err := c.newSolver(rows, cols, append(opts, progress.option(c.quiet)...))
-	if err != nil {
-		return err
-	}
+	rows, cols := s.Rows(), s.Cols()
 	st, err := s.Count(ctx)
 	progress.done()
 	if err != nil {
@@ -50,7 +39,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	res := countResult{
 		Rows: rows, Cols: cols, Start: s.Start().String(), Order: fmt.Sprint(s.Order()),
-		Count: st.Tours, Nodes: st.Nodes, Tasks: st.Tasks, Workers: st.Workers, Limit: *limit,
+		Count: st.Tours, Nodes: st.Nodes, Tasks: st.Tasks, Workers: st.Workers, Limit: *c.limit,
 		ElapsedMS: float64(st.Elapsed) / float64(time.Millisecond),
 	}
 	res.Algebraic, _ = s.Start().Algebraic(rows, cols)

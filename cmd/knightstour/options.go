@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/euler1758/knightstour"
 )
@@ -19,6 +20,7 @@ type common struct {
 	order   string
 	workers int
 	quiet   bool
+	limit   *int // -limit, for the commands that have it
 }
 
 func newCommon(name, synopsis string, stderr io.Writer) *common {
@@ -33,6 +35,36 @@ func newCommon(name, synopsis string, stderr io.Writer) *common {
 		c.fs.PrintDefaults()
 	}
 	return c
+}
+
+// withLimit adds the -limit flag.
+func (c *common) withLimit() *common {
+	c.limit = c.fs.Int("limit", 0, "stop after this many tours (0: no limit)")
+	return c
+}
+
+// setup parses the command line and builds the solver, with a progress
+// line on stderr unless -quiet: the start of every command.
+func (c *common) setup(args []string, defaultBoard string, stderr io.Writer) (*knightstour.Solver, *progressLine, error) {
+	rows, cols, opts, err := c.parse(args, defaultBoard)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.limit != nil {
+		if *c.limit < 0 {
+			return nil, nil, usageError{fmt.Errorf("-limit %d: want 0 or more", *c.limit), c.hint()}
+		}
+		opts = append(opts, knightstour.WithLimit(*c.limit))
+	}
+	progress := newProgressLine(stderr)
+	if !c.quiet {
+		opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.show))
+	}
+	s, err := knightstour.NewSolver(rows, cols, opts...)
+	if err != nil {
+		return nil, nil, usageError{err, c.hint()}
+	}
+	return s, progress, nil
 }
 
 // hint is what a user who mistyped should read.
@@ -55,7 +87,7 @@ func (c *common) synopsis() string {
 
 // parse reads the flags and the one board argument, and builds the solver
 // options. Flags may come before or after the board.
-func (c *common) parse(args []string, defaultBoard string, extra ...knightstour.Option) (rows, cols int, opts []knightstour.Option, err error) {
+func (c *common) parse(args []string, defaultBoard string) (rows, cols int, opts []knightstour.Option, err error) {
 	var positional []string
 	for {
 		if err := c.fs.Parse(args); err != nil {
@@ -95,7 +127,7 @@ func (c *common) parse(args []string, defaultBoard string, extra ...knightstour.
 		}
 		opts = append(opts, knightstour.WithStart(sq))
 	}
-	return rows, cols, append(opts, extra...), nil
+	return rows, cols, opts, nil
 }
 
 // parseSize reads a board size such as "4x7" (rows x columns).
@@ -113,13 +145,4 @@ func parseSize(s string) (rows, cols int, err error) {
 		return 0, 0, fmt.Errorf("board %q: both sides must be at least 1", s)
 	}
 	return rows, cols, nil
-}
-
-// newSolver builds the solver; errors about the board are the user's.
-func (c *common) newSolver(rows, cols int, opts []knightstour.Option) (*knightstour.Solver, error) {
-	s, err := knightstour.NewSolver(rows, cols, opts...)
-	if err != nil {
-		return nil, usageError{err, c.hint()}
-	}
-	return s, nil
 }

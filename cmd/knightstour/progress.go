@@ -31,14 +31,6 @@ func newProgressLine(w io.Writer) *progressLine {
 	return p
 }
 
-// option returns the solver option that feeds this line, or none if quiet.
-func (p *progressLine) option(quiet bool) []knightstour.Option {
-	if quiet {
-		return nil
-	}
-	return []knightstour.Option{knightstour.WithProgress(250*time.Millisecond, p.show)}
-}
-
 func (p *progressLine) show(pr knightstour.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

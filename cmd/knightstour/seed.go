@@ -12,16 +12,11 @@ import (
 // runMain is the seed's program: all tours found sequentially and then in
 // parallel, each with its time and count, and the first tour as a board.
 func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newCommon("knightstour", "knightstour [flags] RxC", stderr)
-	rows, cols, opts, err := c.parse(args, "4x7")
+	s, progress, err := newCommon("knightstour", "knightstour [flags] RxC", stderr).setup(args, "4x7", stderr)
 	if err != nil {
 		return err
 	}
-	progress := newProgressLine(stderr)
-	s, err := c.newSolver(rows, cols, append(opts, progress.option(c.quiet)...))
-	if err != nil {
-		return err
-	}
+	rows, cols := s.Rows(), s.Cols()
 	fmt.Fprintf(stdout, "Board %dx%d, start %s, %d workers\n", rows, cols, describe(s.Start(), rows, cols), s.Workers())
 	var first *knightstour.Tours
 	for _, step := range []struct {
