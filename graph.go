@@ -124,15 +124,18 @@ func (g *graph) low(free uint64) (low uint64, isolated bool) {
 }
 
 // moves returns the squares the knight on cur may jump to next when free
-// holds the k >= 1 unvisited squares and low those of them with at most one
-// neighbour in free (none with no neighbour, unless k = 1), leaving out only jumps after which no tour can be
-// completed. The remaining path cur, u1, ..., uk must use every free square;
-// in it each square except uk has two path neighbours and only u1 may have
-// cur as one, so:
+// holds the k >= 1 unvisited squares, low those of them with at most one
+// neighbour in free (none with no neighbour, unless k = 1), and ends the
+// squares allowed to be the last (all for open tours, the start's
+// neighbours for closed ones). It leaves out only jumps after which no tour
+// can be completed. The remaining path cur, u1, ..., uk must use every free
+// square; in it each square except uk has two path neighbours and only u1
+// may have cur as one, so:
 //
 //   - a free square with no free neighbour kills the branch (k > 1);
 //   - a free square with one free neighbour must be uk, or u1 if it is next
-//     to cur; there is only one uk, and its colour is fixed by parity;
+//     to cur; there is only one uk, it must be in ends, and its colour is
+//     fixed by parity (the knight graph is bipartite);
 //   - when the end is taken, a low square next to cur must be u1: the jump
 //     is forced;
 //   - on boards with 4 rows (or columns) the outer two rows hold half the
@@ -142,10 +145,14 @@ func (g *graph) low(free uint64) (low uint64, isolated bool) {
 //
 // Every rule removes only subtrees without tours, so the order in which
 // tours are found, and their number, do not change.
-func (g *graph) moves(cur int, free, low uint64, k int) uint64 {
+func (g *graph) moves(cur int, free, low, ends uint64, k int) uint64 {
 	adj := g.adj[cur&63] & free
-	if k == 1 || adj == 0 {
-		return adj
+	end := ends & free & g.colours[g.colour[cur]^uint8(k&1)] // candidates for uk
+	if k == 1 {
+		return adj & end
+	}
+	if adj == 0 || end == 0 {
+		return 0
 	}
 	if g.outer != 0 {
 		o := bits.OnesCount64(free & g.outer)
@@ -167,7 +174,6 @@ func (g *graph) moves(cur int, free, low uint64, k int) uint64 {
 	// Low squares that may be u1 (first) and those that can only be uk (last).
 	first, last := low&adj, low&^adj
 	if last != 0 {
-		end := g.colours[g.colour[cur]^uint8(k&1)]
 		if last&(last-1) != 0 || last&^end != 0 || first&(first-1) != 0 {
 			return 0
 		}
@@ -176,13 +182,13 @@ func (g *graph) moves(cur int, free, low uint64, k int) uint64 {
 		}
 		return adj
 	}
-	// Squares next to cur have the other colour; when k is even the end has
-	// cur's colour, so they can only be u1.
-	if k&1 == 0 {
-		if first&(first-1) != 0 {
+	// Low squares next to cur that cannot be the end must be u1; the others
+	// share the one end.
+	if must := first &^ end; must != 0 {
+		if rest := first &^ must; must&(must-1) != 0 || rest&(rest-1) != 0 {
 			return 0
 		}
-		return first
+		return must
 	}
 	switch bits.OnesCount64(first) {
 	case 1:

@@ -18,10 +18,12 @@ type config struct {
 	progress   func(Progress)
 	every      time.Duration
 	probe      uint64 // node budget of the single-goroutine try; 0: none
+	closed     bool
+	reduce     bool
 }
 
 func defaultConfig() config {
-	return config{order: SeedOrder(), workers: runtime.GOMAXPROCS(0), splitDepth: -1, probe: probeNodes}
+	return config{order: SeedOrder(), workers: runtime.GOMAXPROCS(0), splitDepth: -1, probe: probeNodes, reduce: true}
 }
 
 // WithStart sets the square the knight starts on. The default is the
@@ -92,6 +94,28 @@ func WithProgress(every time.Duration, fn func(Progress)) Option {
 			return fmt.Errorf("%w: progress needs a positive interval and a function", ErrBadOption)
 		}
 		cfg.progress, cfg.every = fn, every
+		return nil
+	}
+}
+
+// WithClosed makes the solver look for closed tours only: tours whose last
+// square is a knight's jump from the first, so that they can be walked as a
+// cycle. Boards with an odd number of squares have none (every jump changes
+// the square's colour, so a cycle has even length), and the solver answers
+// 0 for them at once.
+func WithClosed() Option {
+	return func(cfg *config) error {
+		cfg.closed = true
+		return nil
+	}
+}
+
+// WithReduction turns seed 004's symmetry reduction for counting closed
+// tours on (the default) or off. It never changes a count, only the time;
+// turning it off is for checking exactly that.
+func WithReduction(on bool) Option {
+	return func(cfg *config) error {
+		cfg.reduce = on
 		return nil
 	}
 }

@@ -25,10 +25,22 @@ const (
 	unlimited  = ^uint64(0)
 )
 
+// job is one search: the tours that start with root and end on one of
+// ends (nil: anywhere), on graph g.
+type job struct {
+	g    *graph
+	root []uint16
+	ends []uint16
+	cfg  config
+}
+
 // walk runs the search on workers goroutines and calls yield with every
 // tour in order, on the calling goroutine, until yield returns false, the
 // limit is reached or ctx is cancelled. With yield == nil it only counts.
-func (s *Solver) walk(ctx context.Context, workers int, yield func([]uint16) bool) (Stats, error) {
+func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) (Stats, error) {
+	if j.root == nil || len(j.root) > 1 && !j.g.balanced(j.root) { // no tour can exist
+		return Stats{}, ctx.Err()
+	}
 	begin := time.Now()
 	if err := ctx.Err(); err != nil {
 		return Stats{Elapsed: time.Since(begin)}, err
@@ -38,20 +50,19 @@ func (s *Solver) walk(ctx context.Context, workers int, yield func([]uint16) boo
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 
-	depth, target := s.cfg.splitDepth, tasksPerWorker*workers
-	if depth < 0 && workers == 1 && s.cfg.progress == nil {
+	depth, target := j.cfg.splitDepth, tasksPerWorker*workers
+	if depth < 0 && workers == 1 && j.cfg.progress == nil {
 		depth = 0 // one unbroken search: nothing to balance or report
 	}
-	root := uint16(s.start.Row*s.cols + s.start.Col)
-	if depth < 0 && workers > 1 && s.cfg.probe > 0 {
-		if stats, done, err := s.probe(ctx, root, &stop, yield); done {
+	if depth < 0 && workers > 1 && j.cfg.probe > 0 {
+		if stats, done, err := j.probe(ctx, &stop, yield); done {
 			stats.Elapsed = time.Since(begin)
 			return stats, err
 		}
 	}
-	tasks, nodes := split(newSearcher(s.g, &stop), s.g.n, root, depth, target)
+	tasks, nodes := split(newSearcher(j.g, &stop, j.ends), j.g.n, j.root, depth, target)
 	t := &tally{tasks: len(tasks), start: begin}
-	stopReport := t.report(s.cfg.every, s.cfg.progress)
+	stopReport := t.report(j.cfg.every, j.cfg.progress)
 
 	var delivered uint64
 	if inner := yield; inner != nil {
@@ -63,11 +74,11 @@ func (s *Solver) walk(ctx context.Context, workers int, yield func([]uint16) boo
 	var err error
 	switch {
 	case workers == 1 || len(tasks) <= 1:
-		err = s.walkInOrder(ctx, tasks, t, &stop, yield)
+		err = j.walkInOrder(ctx, tasks, t, &stop, yield)
 	case yield == nil:
-		err = s.walkShuffled(tasks, workers, t, &stop)
+		err = j.walkShuffled(tasks, workers, t, &stop)
 	default:
-		err = s.walkOrdered(ctx, tasks, workers, t, &stop, yield)
+		err = j.walkOrdered(ctx, tasks, workers, t, &stop, yield)
 	}
 	stopReport()
 	stats := Stats{
@@ -80,8 +91,8 @@ func (s *Solver) walk(ctx context.Context, workers int, yield func([]uint16) boo
 	switch {
 	case yield != nil:
 		stats.Tours = delivered
-	case s.cfg.limit > 0:
-		stats.Tours = min(stats.Tours, s.cfg.limit)
+	case j.cfg.limit > 0:
+		stats.Tours = min(stats.Tours, j.cfg.limit)
 	}
 	if err == nil {
 		err = ctx.Err()
@@ -92,8 +103,8 @@ func (s *Solver) walk(ctx context.Context, workers int, yield func([]uint16) boo
 // probe searches the whole tree on the calling goroutine within the probe
 // budget. If it finishes (or reaches the limit) it delivers what it found
 // and reports done; if not, it has delivered nothing.
-func (s *Solver) probe(ctx context.Context, root uint16, stop *atomic.Bool, yield func([]uint16) bool) (stats Stats, done bool, err error) {
-	limit := s.cfg.limit
+func (j *job) probe(ctx context.Context, stop *atomic.Bool, yield func([]uint16) bool) (stats Stats, done bool, err error) {
+	limit := j.cfg.limit
 	var buf []uint16
 	var found uint64
 	reached := false
@@ -111,7 +122,7 @@ func (s *Solver) probe(ctx context.Context, root uint16, stop *atomic.Bool, yiel
 			return !reached
 		}
 	}
-	tours, nodes, ok := newSearcher(s.g, stop).search([]uint16{root}, emit, s.cfg.probe)
+	tours, nodes, ok := newSearcher(j.g, stop, j.ends).search(j.root, emit, j.cfg.probe)
 	if stop.Load() {
 		return stats, true, ctx.Err()
 	}
@@ -123,15 +134,15 @@ func (s *Solver) probe(ctx context.Context, root uint16, stop *atomic.Bool, yiel
 		stats.Tours = found
 	}
 	if yield != nil {
-		n := s.g.n
+		n := j.g.n
 		delivered := uint64(0)
 		for ; len(buf) > 0 && yield(buf[:n:n]); buf = buf[n:] {
 			delivered++
 		}
 		stats.Tours = delivered
 	}
-	if s.cfg.progress != nil {
-		s.cfg.progress(Progress{TasksDone: 1, Tasks: 1, Tours: stats.Tours, Nodes: nodes})
+	if j.cfg.progress != nil {
+		j.cfg.progress(Progress{TasksDone: 1, Tasks: 1, Tours: stats.Tours, Nodes: nodes})
 	}
 	return stats, true, nil
 }
@@ -139,8 +150,8 @@ func (s *Solver) probe(ctx context.Context, root uint16, stop *atomic.Bool, yiel
 // limited wraps yield so that it also stops at the solver's limit; it
 // returns nil when there is nothing to call, so that a plain count takes
 // the search's fast path.
-func (s *Solver) limited(yield func([]uint16) bool) func([]uint16) bool {
-	limit := s.cfg.limit
+func (j *job) limited(yield func([]uint16) bool) func([]uint16) bool {
+	limit := j.cfg.limit
 	if limit == 0 {
 		return yield
 	}
@@ -155,9 +166,9 @@ func (s *Solver) limited(yield func([]uint16) bool) func([]uint16) bool {
 }
 
 // walkInOrder does the tasks one after another on the calling goroutine.
-func (s *Solver) walkInOrder(ctx context.Context, tasks [][]uint16, t *tally, stop *atomic.Bool, yield func([]uint16) bool) error {
-	sr := newSearcher(s.g, stop)
-	emit := s.limited(yield)
+func (j *job) walkInOrder(ctx context.Context, tasks [][]uint16, t *tally, stop *atomic.Bool, yield func([]uint16) bool) error {
+	sr := newSearcher(j.g, stop, j.ends)
+	emit := j.limited(yield)
 	for _, task := range tasks {
 		tours, nodes, ok := sr.search(task, emit, unlimited)
 		t.add(tours, nodes)
@@ -175,16 +186,16 @@ func (s *Solver) walkInOrder(ctx context.Context, tasks [][]uint16, t *tally, st
 // The tasks are handed out in a fixed shuffled order, so that big subtrees
 // are spread over the whole run and the share of tasks done estimates the
 // share of work done.
-func (s *Solver) walkShuffled(tasks [][]uint16, workers int, t *tally, stop *atomic.Bool) error {
+func (j *job) walkShuffled(tasks [][]uint16, workers int, t *tally, stop *atomic.Bool) error {
 	order := rand.New(rand.NewPCG(1, 2)).Perm(len(tasks))
 	var next atomic.Int64
 	var found atomic.Uint64
 	var g errgroup.Group
 	for range workers {
 		g.Go(func() error {
-			sr := newSearcher(s.g, stop)
+			sr := newSearcher(j.g, stop, j.ends)
 			var emit func([]uint16) bool // nil: the search only counts
-			if limit := s.cfg.limit; limit > 0 {
+			if limit := j.cfg.limit; limit > 0 {
 				emit = func([]uint16) bool {
 					if found.Add(1) >= limit {
 						stop.Store(true) // enough: stop the other workers too
@@ -229,11 +240,11 @@ const (
 // token when it has delivered a task's tours, so at most window tasks are
 // ahead of it, and a worker whose output is not wanted yet waits. The task
 // the consumer is waiting for is always running, so this cannot deadlock.
-func (s *Solver) walkOrdered(ctx context.Context, tasks [][]uint16, workers int, t *tally, stop *atomic.Bool, yield func([]uint16) bool) error {
+func (j *job) walkOrdered(ctx context.Context, tasks [][]uint16, workers int, t *tally, stop *atomic.Bool, yield func([]uint16) bool) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := ctx.Done()
-	n := s.g.n
+	n := j.g.n
 	perChunk := max(1, chunkBytes/2/n)
 	slots := make([]slot, len(tasks))
 	for i := range slots {
@@ -251,7 +262,7 @@ func (s *Solver) walkOrdered(ctx context.Context, tasks [][]uint16, workers int,
 	var g errgroup.Group
 	for range workers {
 		g.Go(func() error {
-			sr := newSearcher(s.g, stop)
+			sr := newSearcher(j.g, stop, j.ends)
 			for {
 				select {
 				case <-tokens:
@@ -262,14 +273,14 @@ func (s *Solver) walkOrdered(ctx context.Context, tasks [][]uint16, workers int,
 				if i >= int64(len(tasks)) {
 					return nil
 				}
-				if !s.produce(sr, tasks[i], slots[i], perChunk, free, done, t) {
+				if !j.produce(sr, tasks[i], slots[i], perChunk, free, done, t) {
 					return nil
 				}
 			}
 		})
 	}
 
-	emit := s.limited(yield)
+	emit := j.limited(yield)
 	var err error
 deliver:
 	for _, out := range slots {
@@ -307,7 +318,7 @@ deliver:
 
 // produce runs one task and sends its tours to out in chunks, closing out
 // at the end. It returns false if the run was stopped.
-func (s *Solver) produce(sr searcher, task []uint16, out slot, perChunk int, free chan chunk, done <-chan struct{}, t *tally) bool {
+func (j *job) produce(sr searcher, task []uint16, out slot, perChunk int, free chan chunk, done <-chan struct{}, t *tally) bool {
 	defer close(out)
 	var c chunk
 	emit := func(path []uint16) bool {

@@ -24,11 +24,20 @@ type searcher interface {
 // nothing.
 const stopEvery = 1 << 12
 
-func newSearcher(g *graph, stop *atomic.Bool) searcher {
+// newSearcher returns the fastest searcher for g. Tours must end on one of
+// ends (nil: anywhere).
+func newSearcher(g *graph, stop *atomic.Bool, ends []uint16) searcher {
 	if g.adj != nil { // the bitboard tables exist for boards of up to 64 squares
-		return &bitSearch{g: g, stop: stop}
+		s := &bitSearch{g: g, stop: stop, ends: g.full}
+		if ends != nil {
+			s.ends = 0
+			for _, sq := range ends {
+				s.ends |= 1 << sq
+			}
+		}
+		return s
 	}
-	return newWideSearch(g, stop)
+	return newWideSearch(g, stop, ends)
 }
 
 // bitSearch is the search for boards of at most 64 squares: the unvisited
@@ -37,6 +46,7 @@ func newSearcher(g *graph, stop *atomic.Bool) searcher {
 type bitSearch struct {
 	g    *graph
 	stop *atomic.Bool
+	ends uint64 // squares a tour may end on
 	path [64]uint16
 	low  [64]uint64 // unvisited squares with at most one unvisited neighbour
 	left [64]uint8  // positions in path[d]'s neighbour list still to try
@@ -62,7 +72,7 @@ func (s *bitSearch) next(dst, prefix []uint16) []uint16 {
 	if isolated && k > 1 {
 		return dst
 	}
-	m := g.moves(cur, free, low, k)
+	m := g.moves(cur, free, low, s.ends, k)
 	for _, t := range g.next[cur].sq[:g.next[cur].n] {
 		if m&(1<<t) != 0 {
 			dst = append(dst, t)
@@ -93,7 +103,7 @@ func (s *bitSearch) search(prefix []uint16, emit func([]uint16) bool, budget uin
 	s.left[d] = 0
 	if !isolated || n-1-d == 1 {
 		cur := int(prefix[base])
-		s.left[d] = g.slots(cur, g.moves(cur, free, low, n-1-d))
+		s.left[d] = g.slots(cur, g.moves(cur, free, low, s.ends, n-1-d))
 	}
 	for {
 		left := s.left[d]
@@ -121,7 +131,7 @@ func (s *bitSearch) search(prefix []uint16, emit func([]uint16) bool, budget uin
 			isolated := false
 			if k == 1 {
 				// The last square: the tour is complete if it is one jump away.
-				last := g.adj[t&63] & free
+				last := g.adj[t&63] & free & s.ends
 				if last == 0 {
 					free |= 1 << t
 					d--
@@ -138,11 +148,12 @@ func (s *bitSearch) search(prefix []uint16, emit func([]uint16) bool, budget uin
 				continue
 			}
 			if k == 2 {
-				// Two squares left: they must be a jump apart, and by colour
-				// at most one of them is a jump from t. Counts the two nodes
-				// the full search would enter.
+				// Two squares left: they must be a jump apart, by colour at
+				// most one of them is a jump from t, and the other must be
+				// allowed to end the tour. Counts the two nodes the full
+				// search would enter.
 				a := bits.TrailingZeros64(free)
-				if x := g.adj[t&63] & free; x != 0 && g.adj[a&63]&free != 0 {
+				if x := g.adj[t&63] & free; x != 0 && g.adj[a&63]&free != 0 && (free&^x)&s.ends != 0 {
 					nodes += 2
 					tours++
 					s.path[(d+1)&63] = uint16(bits.TrailingZeros64(x))
@@ -166,7 +177,7 @@ func (s *bitSearch) search(prefix []uint16, emit func([]uint16) bool, budget uin
 			if isolated && k > 1 {
 				s.left[d&63] = 0
 			} else {
-				s.left[d&63] = g.slots(int(t), g.moves(int(t), free, low, k))
+				s.left[d&63] = g.slots(int(t), g.moves(int(t), free, low, s.ends, k))
 			}
 			continue
 		}

@@ -19,10 +19,12 @@ type wideSearch struct {
 	low      []uint64 // unvisited squares with degree <= 1
 	lowCount int
 	path     []uint16
-	left     []uint8 // neighbour slots still to try from path[d]
+	left     []uint8  // neighbour slots still to try from path[d]
+	ends     []uint16 // squares a tour may end on; nil: any
+	endOK    []bool
 }
 
-func newWideSearch(g *graph, stop *atomic.Bool) *wideSearch {
+func newWideSearch(g *graph, stop *atomic.Bool, ends []uint16) *wideSearch {
 	s := &wideSearch{
 		g:       g,
 		stop:    stop,
@@ -31,6 +33,14 @@ func newWideSearch(g *graph, stop *atomic.Bool) *wideSearch {
 		low:     make([]uint64, (g.n+63)/64),
 		path:    make([]uint16, g.n),
 		left:    make([]uint8, g.n),
+		ends:    ends,
+		endOK:   make([]bool, g.n),
+	}
+	for sq := range s.endOK {
+		s.endOK[sq] = ends == nil
+	}
+	for _, sq := range ends {
+		s.endOK[sq] = true
 	}
 	return s
 }
@@ -95,21 +105,34 @@ func (s *wideSearch) leave(t uint16) {
 // are unvisited; see graph.moves for the rules.
 func (s *wideSearch) moves(cur uint16, k int) uint8 {
 	nb := &s.g.next[cur]
+	endColour := s.g.colour[cur] ^ uint8(k&1)
+	canEnd := func(v uint16) bool { return s.endOK[v] && s.g.colour[v] == endColour }
 	var adj uint8
 	for i, v := range nb.sq[:nb.n] {
-		if !s.visited[v] {
+		if !s.visited[v] && (k > 1 || canEnd(v)) {
 			adj |= 1 << i
 		}
 	}
-	if k == 1 || adj == 0 || s.lowCount == 0 {
+	if k == 1 || adj == 0 {
+		return adj
+	}
+	if s.ends != nil {
+		open := false
+		for _, v := range s.ends {
+			open = open || !s.visited[v]
+		}
+		if !open {
+			return 0
+		}
+	}
+	if s.lowCount == 0 {
 		return adj
 	}
 	if s.lowCount > 3 { // at most u1, a second square next to cur, and uk
 		return 0
 	}
-	var first uint8 // low squares next to cur, as slots
-	var firstCount, lastCount int
-	endColour := s.g.colour[cur] ^ uint8(k&1)
+	var first, must uint8 // low squares next to cur; those of them that cannot end
+	var firstCount, mustCount, lastCount int
 	seen := 0
 	for w := 0; seen < s.lowCount; w++ {
 		for word := s.low[w]; word != 0; word &= word - 1 {
@@ -124,19 +147,25 @@ func (s *wideSearch) moves(cur uint16, k int) uint8 {
 					slot = i
 				}
 			}
-			if slot < 0 {
+			switch {
+			case slot < 0:
 				lastCount++
-				if lastCount > 1 || s.g.colour[v] != endColour {
+				if lastCount > 1 || !canEnd(v) {
 					return 0
 				}
-			} else {
+			case !canEnd(v):
+				first |= 1 << slot
+				must |= 1 << slot
+				firstCount++
+				mustCount++
+			default:
 				first |= 1 << slot
 				firstCount++
 			}
 		}
 	}
 	switch {
-	case lastCount == 1 || k&1 == 0:
+	case lastCount == 1:
 		if firstCount > 1 {
 			return 0
 		}
@@ -144,6 +173,10 @@ func (s *wideSearch) moves(cur uint16, k int) uint8 {
 			return first
 		}
 		return adj
+	case mustCount > 1 || mustCount == 1 && firstCount > 2:
+		return 0
+	case mustCount == 1:
+		return must
 	case firstCount == 1:
 		return adj
 	case firstCount == 2:

@@ -1,16 +1,16 @@
 package knightstour
 
-// split cuts the search tree below root into tasks: the prefixes of depth
-// jumps (fewer where the board is too small) that survive pruning, listed
+// split cuts the search tree below the prefix root into tasks: the prefixes
+// of depth more jumps (fewer where the board is too small) that survive pruning, listed
 // in depth-first order, so that doing the tasks in turn finds the tours in
 // exactly the order of one unbroken search. With depth < 0 it cuts level
 // by level until there are at least target tasks. nodes counts the prefixes
 // expanded on the way, so that their sum with the tasks' own node counts
 // equals the nodes of the unbroken search.
-func split(s searcher, n int, root uint16, depth, target int) (tasks [][]uint16, nodes uint64) {
-	level := [][]uint16{{root}}
+func split(s searcher, n int, root []uint16, depth, target int) (tasks [][]uint16, nodes uint64) {
+	level := [][]uint16{root}
 	var buf []uint16
-	for d := 0; d < n-1 && (depth < 0 && len(level) < target || d < depth); d++ {
+	for d := len(root) - 1; d < n-1 && (depth < 0 && len(level) < target || d < len(root)-1+depth); d++ {
 		flat := make([]uint16, 0, len(level)*4*(d+2))
 		var starts []int
 		for _, p := range level {
