@@ -1,0 +1,117 @@
+package knightstour
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// Canonical returns the representative of t's shape: of the tours that the
+// board's symmetries and reading t backwards make of it, the one whose
+// squares, numbered row by row, come first in lexicographic order. Two
+// tours have the same shape exactly when their canonical forms are equal.
+// A closed tour is the same cycle from any of its squares, so for it
+// Canonical also chooses the starting square; use CanonicalPath to treat a
+// closed tour as the path it is.
+func Canonical(t Tour) Tour {
+	if t.Closed() {
+		return canonical(t, true)
+	}
+	return canonical(t, false)
+}
+
+// CanonicalPath is Canonical for tours taken as paths, closed or not: only
+// the board's symmetries and reversal are applied.
+func CanonicalPath(t Tour) Tour { return canonical(t, false) }
+
+// SameShape reports whether a and b are the same tour up to the board's
+// symmetries and reversal, and, when both are closed, the choice of
+// starting square.
+func SameShape(a, b Tour) bool {
+	if a.rows != b.rows || a.cols != b.cols || a.Len() != b.Len() {
+		return false
+	}
+	return slices.Equal(Canonical(a).squares, Canonical(b).squares)
+}
+
+func canonical(t Tour, cycle bool) Tour {
+	n := len(t.squares)
+	if n == 0 {
+		return t
+	}
+	best := make([]uint16, n)
+	cand := make([]uint16, n)
+	mapped := make([]uint16, n)
+	first := true
+	for _, s := range Symmetries(t.rows, t.cols) {
+		for i := range t.squares {
+			c := s.Apply(t.At(i), t.rows, t.cols)
+			mapped[i] = uint16(c.Row*t.cols + c.Col)
+		}
+		// Each reading starts at 0 and goes forwards or backwards: for a
+		// cycle from where square 0 lies, since the smallest sequence
+		// starts with the smallest square.
+		at := 0
+		if cycle {
+			at = slices.Index(mapped, 0)
+		}
+		for _, dir := range []int{1, -1} {
+			start := at
+			if !cycle && dir < 0 {
+				start = n - 1
+			}
+			for i := range cand {
+				cand[i] = mapped[((start+dir*i)%n+n)%n]
+			}
+			if first || slices.Compare(cand, best) < 0 {
+				copy(best, cand)
+				first = false
+			}
+		}
+	}
+	return Tour{t.rows, t.cols, best}
+}
+
+// Unique counts the tours of an R x C board up to the board's symmetries
+// and reversal (and, for closed tours, the starting square): every open
+// tour from every square, or every closed tour, counted once per shape. It
+// enumerates the tours from one square of each class of squares that the
+// symmetries map onto each other, so it is for small boards: 5x5 takes
+// milliseconds, 6x6 open a few seconds. Options are those of NewSolver,
+// except WithStart, which has no meaning here.
+func Unique(ctx context.Context, rows, cols int, opts ...Option) (int, error) {
+	probe, err := NewSolver(rows, cols, opts...)
+	if err != nil {
+		return 0, err
+	}
+	if probe.cfg.start != nil {
+		return 0, fmt.Errorf("%w: Unique covers every start square; WithStart has no meaning", ErrBadOption)
+	}
+	classes := orbits(rows, cols)
+	if probe.Closed() {
+		classes = classes[:1] // every closed tour passes through every square
+	}
+	seen := make(map[string]struct{})
+	for _, class := range classes {
+		s, err := NewSolver(rows, cols, append(opts, WithStart(class[0]))...)
+		if err != nil {
+			return 0, err
+		}
+		for t, err := range s.All(ctx) {
+			if err != nil {
+				return 0, err
+			}
+			key := canonical(t, probe.Closed()).squares
+			seen[string(u16bytes(key))] = struct{}{}
+		}
+	}
+	return len(seen), nil
+}
+
+func u16bytes(sq []uint16) []byte {
+	b := make([]byte, 2*len(sq))
+	for i, s := range sq {
+		b[2*i], b[2*i+1] = byte(s>>8), byte(s)
+	}
+	return b
+}
