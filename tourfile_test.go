@@ -1,0 +1,114 @@
+package knightstour
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestTourFileRoundTrip writes tours from a parallel stream and reads them
+// back: the same tours, in the same order.
+func TestTourFileRoundTrip(t *testing.T) {
+	for _, closed := range []bool{false, true} {
+		opts := []Option{WithWorkers(4)}
+		if closed {
+			opts = append(opts, WithClosed())
+		}
+		s := withoutProbe(mustSolver(t, 5, 6, opts...))
+		var buf bytes.Buffer
+		tw := NewTourWriter(&buf, 5, 6, closed)
+		var want []string
+		for tour, err := range s.All(context.Background()) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, tour.String())
+			if err := tw.Write(tour); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if per := float64(buf.Len()) / float64(len(want)); per > 30+6 {
+			t.Errorf("%.1f bytes per 30-square tour; the format promises about one per square", per)
+		}
+		var got []string
+		for tour, err := range ReadTours(&buf) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, tour.String())
+		}
+		if diff := cmp.Diff(want, got); diff != "" || len(got) == 0 {
+			t.Errorf("closed=%v: round trip (-want +got):\n%s", closed, diff)
+		}
+	}
+}
+
+func TestTourFileFormat(t *testing.T) {
+	var buf bytes.Buffer
+	tw := NewTourWriter(&buf, 3, 4, false)
+	ts, err := mustSolver(t, 3, 4).FindMoves(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tour := range ts.All() {
+		if err := tw.Write(tour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	// {2,0} is square 8; (-1,2) is jump 3, (-1,-2) jump 7, (2,1) jump 0, ...
+	want := "# knightstour 3x4 open\n8:37037025165\n8:37037073073\n"
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if err := NewTourWriter(&buf, 3, 4, true).Write(ts.At(0)); !errors.Is(err, ErrInvalidTour) {
+		t.Errorf("open tour into a closed file: %v", err)
+	}
+	if err := NewTourWriter(&buf, 4, 3, false).Write(ts.At(0)); !errors.Is(err, ErrInvalidTour) {
+		t.Errorf("tour of another board: %v", err)
+	}
+}
+
+func TestReadToursRejects(t *testing.T) {
+	tests := []struct {
+		name, file string
+		want       error
+		line       int
+	}{
+		{"empty", "", ErrBadFile, 0},
+		{"no header", "8:37037025165\n", ErrBadFile, 1},
+		{"bad size", "# knightstour 0x4 open\n", ErrBadFile, 1},
+		{"bad kind", "# knightstour 3x4 circular\n", ErrBadFile, 1},
+		{"no colon", "# knightstour 3x4 open\n837132631714\n", ErrBadFile, 2},
+		{"bad jump", "# knightstour 3x4 open\n8:3703702516x\n", ErrBadFile, 2},
+		{"start off board", "# knightstour 3x4 open\n12:37037025165\n", ErrBadFile, 2},
+		{"too short", "# knightstour 3x4 open\n8:3703702516\n", ErrInvalidTour, 2},
+		{"off the board", "# knightstour 3x4 open\n8:00000000000\n", ErrInvalidTour, 2},
+		{"repeats", "# knightstour 3x4 open\n8:37037025165\n8:37373737373\n", ErrInvalidTour, 3},
+		{"open in closed file", "# knightstour 3x4 closed\n8:37037025165\n", ErrInvalidTour, 2},
+	}
+	for _, tt := range tests {
+		var err error
+		n := 0
+		for _, e := range ReadTours(strings.NewReader(tt.file)) {
+			if e != nil {
+				err = e
+				break
+			}
+			n++
+		}
+		var fe *FileError
+		if !errors.Is(err, tt.want) || tt.line > 0 && (!errors.As(err, &fe) || fe.Line != tt.line) {
+			t.Errorf("%s: after %d tours err = %v; want %v on line %d", tt.name, n, err, tt.want, tt.line)
+		}
+	}
+}
