@@ -113,3 +113,59 @@ func BenchmarkCancelLatency(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/float64(b.N)/1e6, "ms-to-return")
 }
+
+// benchClosed counts the 6x6 closed tours from the corner, with or without
+// seed 004's reduction (fix the first jump, reserve the last square).
+func benchClosed(b *testing.B, reduce bool) {
+	s, err := NewSolver(6, 6, WithClosed(), WithReduction(reduce), WithWorkers(2))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var st Stats
+	for b.Loop() {
+		if st, err = s.Count(context.Background()); err != nil || st.Tours != 19724 {
+			b.Fatalf("Count = %d, %v", st.Tours, err)
+		}
+	}
+	report(b, st)
+}
+
+func BenchmarkClosed6x6Par2(b *testing.B)         { benchClosed(b, true) }
+func BenchmarkClosed6x6NoReducePar2(b *testing.B) { benchClosed(b, false) }
+
+// BenchmarkCensus6x6Par2 counts the open tours from every square of 6x6
+// (6,637,920), one square per symmetry class.
+func BenchmarkCensus6x6Par2(b *testing.B) {
+	for b.Loop() {
+		c, err := RunCensus(context.Background(), 6, 6, WithWorkers(2))
+		if err != nil || c.Directed() != 6637920 {
+			b.Fatalf("census = %v, %v", c, err)
+		}
+	}
+	b.ReportMetric(6637920/(b.Elapsed().Seconds()/float64(b.N)), "tours/s")
+}
+
+// BenchmarkCensus6x6AllSquaresPar2 is the census without symmetry classes:
+// every one of the 36 squares searched, to measure what the classes save.
+func BenchmarkCensus6x6AllSquaresPar2(b *testing.B) {
+	for b.Loop() {
+		var total uint64
+		for r := range 6 {
+			for c := range 6 {
+				s, err := NewSolver(6, 6, WithStart(Coordinate{r, c}), WithWorkers(2))
+				if err != nil {
+					b.Fatal(err)
+				}
+				st, err := s.Count(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				total += st.Tours
+			}
+		}
+		if total != 6637920 {
+			b.Fatalf("total %d", total)
+		}
+	}
+	b.ReportMetric(6637920/(b.Elapsed().Seconds()/float64(b.N)), "tours/s")
+}

@@ -46,7 +46,15 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(res)
 	}
-	fmt.Fprintf(stdout, "%d tours of %dx%d from %s\n", st.Tours, rows, cols, describe(s.Start(), rows, cols))
+	kind := ""
+	if s.Closed() {
+		kind = "closed "
+	}
+	fmt.Fprintf(stdout, "%d %stours of %dx%d from %s\n", st.Tours, kind, rows, cols, describe(s.Start(), rows, cols))
+	if s.Closed() && rows*cols%2 == 1 {
+		fmt.Fprintln(stdout, "(a closed tour needs an even number of squares: every jump changes colour)")
+		return nil
+	}
 	fmt.Fprintf(stdout, "%d nodes, %s ms, %d workers\n", st.Nodes, millis(st.Elapsed), st.Workers)
 	return nil
 }

@@ -6,10 +6,12 @@
 //	knightstour count [flags] RxC    count the tours (-json for a machine-readable result)
 //	knightstour list [flags] RxC     print the tours, one per line, in the seed's format and order
 //	knightstour first [flags] RxC    print the first tour as a board
+//	knightstour census [flags] RxC   count the tours from every square, and the totals
+//	knightstour verify FILE          check a file written by 'list -o FILE'
 //
 // Every command takes -start SQ (a square as {row,col} or a1; default the
 // lower-left corner), -order (seed, wirth or eight jumps such as
-// "(2,1) (1,2) ..."), -workers N and -quiet. Progress goes to stderr for
+// "(2,1) (1,2) ..."), -closed, -workers N and -quiet. Progress goes to stderr for
 // runs longer than a second; interrupt with Ctrl-C.
 package main
 
@@ -43,8 +45,11 @@ const usage = `usage:
   knightstour count [flags] RxC    count the tours (-json for one JSON object)
   knightstour list [flags] RxC     print every tour, one per line, in the seed's format and order
   knightstour first [flags] RxC    print the first tour as a board
+  knightstour census [flags] RxC   count the tours from every square, and the totals
+  knightstour verify FILE          check a file of tours written by 'list -o FILE'
 
 RxC is the board, rows x columns, for example 4x7 (the default for the first form).
+-closed makes any command look for closed tours only.
 Run 'knightstour COMMAND -h' for a command's flags.
 `
 
@@ -53,7 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd, rest := "", args
 	if len(args) > 0 {
 		switch args[0] {
-		case "count", "list", "first":
+		case "count", "list", "first", "census", "verify":
 			cmd, rest = args[0], args[1:]
 		case "help", "-h", "-help", "--help":
 			fmt.Fprint(stdout, usage)
@@ -68,6 +73,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runList(ctx, rest, stdout, stderr)
 	case "first":
 		err = runFirst(ctx, rest, stdout, stderr)
+	case "census":
+		err = runCensus(ctx, rest, stdout, stderr)
+	case "verify":
+		err = runVerify(ctx, rest, stdout, stderr)
 	default:
 		err = runMain(ctx, rest, stdout, stderr)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -149,5 +151,70 @@ func TestInterrupted(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run(ctx, []string{"count", "-quiet", "8x8"}, &out, &errOut); code != exitFail || !strings.Contains(errOut.String(), "interrupted") {
 		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+func TestClosedCommands(t *testing.T) {
+	code, out, errOut := runArgs(t, "count", "-closed", "-json", "6x6")
+	if code != exitOK || !strings.Contains(out, `"count":19724`) {
+		t.Errorf("count -closed 6x6: exit %d, %s %s", code, out, errOut)
+	}
+	code, out, _ = runArgs(t, "count", "-closed", "7x7")
+	if code != exitOK || !strings.Contains(out, "even number of squares") {
+		t.Errorf("count -closed 7x7: exit %d, %s", code, out)
+	}
+	code, out, errOut = runArgs(t, "first", "-closed", "3x10")
+	if code != exitOK || strings.Count(out, "\n") != 4 {
+		t.Errorf("first -closed 3x10: exit %d, %s %s", code, out, errOut)
+	}
+}
+
+func TestCensus(t *testing.T) {
+	code, out, errOut := runArgs(t, "census", "-quiet", "5x5")
+	if code != exitOK || !strings.HasPrefix(out, "304   0  56   0 304\n") || !strings.Contains(out, "1728 directed, 864 undirected") {
+		t.Errorf("census 5x5: exit %d, %s %s", code, out, errOut)
+	}
+	code, out, errOut = runArgs(t, "census", "-json", "-closed", "-unique", "6x6")
+	var got censusResult
+	if err := json.Unmarshal([]byte(out), &got); code != exitOK || err != nil {
+		t.Fatalf("census -json: exit %d, %v, %s %s", code, err, out, errOut)
+	}
+	if got.Undirected != 9862 || got.Directed != 710064 || got.Unique == nil || *got.Unique != 1245 || got.PerSquare[5][0] != 19724 {
+		t.Errorf("census -closed -unique 6x6 = %+v", got)
+	}
+	if code, _, errOut = runArgs(t, "census", "-start", "a1", "5x5"); code != exitUsage || !strings.Contains(errOut, "every square") {
+		t.Errorf("census -start: exit %d, %s", code, errOut)
+	}
+}
+
+func TestListToFileAndVerify(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tours.txt")
+	code, out, errOut := runArgs(t, "list", "-closed", "-workers", "4", "-o", file, "5x6")
+	if code != exitOK || out != "" {
+		t.Fatalf("list -o: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut = runArgs(t, "verify", file)
+	if code != exitOK || !strings.Contains(out, "valid tours of 5x6") {
+		t.Errorf("verify: exit %d, %s %s", code, out, errOut)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	lines[2] = strings.Replace(lines[2], ":", ":7", 1)
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runArgs(t, "verify", file)
+	if code != exitFail || !strings.Contains(errOut, "line 3") {
+		t.Errorf("verify of a broken file: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut = runArgs(t, "verify"); code != exitUsage {
+		t.Errorf("verify without a file: exit %d, %s", code, errOut)
+	}
+	_, out, _ = runArgs(t, "list", "-compact", "-limit", "1", "3x4")
+	if out != "# knightstour 3x4 open\n8:37037025165\n" {
+		t.Errorf("list -compact: %q", out)
 	}
 }

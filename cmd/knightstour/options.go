@@ -20,6 +20,7 @@ type common struct {
 	order   string
 	workers int
 	quiet   bool
+	closed  bool
 	limit   *int // -limit, for the commands that have it
 }
 
@@ -30,6 +31,7 @@ func newCommon(name, synopsis string, stderr io.Writer) *common {
 	c.fs.StringVar(&c.order, "order", "seed", `move order: "seed", "wirth", or eight jumps such as "(2,1) (1,2) ..."`)
 	c.fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "goroutines for the parallel search")
 	c.fs.BoolVar(&c.quiet, "quiet", false, "no progress on stderr")
+	c.fs.BoolVar(&c.closed, "closed", false, "closed tours only (the last square a jump from the first)")
 	c.fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: %s\n\nflags:\n", synopsis)
 		c.fs.PrintDefaults()
@@ -120,6 +122,9 @@ func (c *common) parse(args []string, defaultBoard string) (rows, cols int, opts
 		return 0, 0, nil, usageError{err, c.hint()}
 	}
 	opts = append(opts, knightstour.WithMoveOrder(order...), knightstour.WithWorkers(c.workers))
+	if c.closed {
+		opts = append(opts, knightstour.WithClosed())
+	}
 	if c.start != "" {
 		sq, err := knightstour.ParseCoordinate(c.start, rows, cols)
 		if err != nil {
@@ -145,4 +150,15 @@ func parseSize(s string) (rows, cols int, err error) {
 		return 0, 0, fmt.Errorf("board %q: both sides must be at least 1", s)
 	}
 	return rows, cols, nil
+}
+
+// usageErrorIf turns the library's errors about bad input into usage
+// errors, which come with a hint.
+func usageErrorIf(err error, c *common) error {
+	for _, target := range []error{knightstour.ErrBadSize, knightstour.ErrTooLarge, knightstour.ErrOffBoard, knightstour.ErrBadOption, knightstour.ErrBadMoveOrder} {
+		if errors.Is(err, target) {
+			return usageError{err, c.hint()}
+		}
+	}
+	return err
 }

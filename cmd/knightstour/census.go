@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/euler1758/knightstour"
+)
+
+// censusResult is the JSON that 'census -json' prints.
+type censusResult struct {
+	Rows       int        `json:"rows"`
+	Cols       int        `json:"cols"`
+	Closed     bool       `json:"closed"`
+	PerSquare  [][]uint64 `json:"per_square"`
+	Directed   uint64     `json:"directed"`
+	Undirected uint64     `json:"undirected"`
+	Unique     *int       `json:"unique,omitempty"`
+	Nodes      uint64     `json:"nodes"`
+	ElapsedMS  float64    `json:"elapsed_ms"`
+}
+
+// runCensus counts the tours from every square, and with -unique also the
+// tours up to symmetry.
+func runCensus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := newCommon("census", "knightstour census [flags] RxC", stderr)
+	asJSON := c.fs.Bool("json", false, "print one JSON object")
+	unique := c.fs.Bool("unique", false, "also count the tours up to symmetry (small boards: it enumerates them)")
+	rows, cols, opts, err := c.parse(args, "")
+	if err != nil {
+		return err
+	}
+	if c.start != "" {
+		return usageError{fmt.Errorf("-start: a census covers every square"), c.hint()}
+	}
+	progress := newProgressLine(stderr)
+	if !c.quiet {
+		opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.show))
+	}
+	census, err := knightstour.RunCensus(ctx, rows, cols, opts...)
+	progress.done()
+	if err != nil {
+		return usageErrorIf(err, c)
+	}
+	res := censusResult{
+		Rows: rows, Cols: cols, Closed: census.Closed, Directed: census.Directed(), Undirected: census.Undirected(),
+		Nodes: census.Nodes, ElapsedMS: float64(census.Elapsed) / float64(time.Millisecond),
+	}
+	for r := range rows {
+		row := make([]uint64, cols)
+		for k := range row {
+			row[k] = census.At(knightstour.Coordinate{Row: r, Col: k})
+		}
+		res.PerSquare = append(res.PerSquare, row)
+	}
+	if *unique {
+		n, err := knightstour.Unique(ctx, rows, cols, opts...)
+		progress.done()
+		if err != nil {
+			return err
+		}
+		res.Unique = &n
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(res)
+	}
+	fmt.Fprint(stdout, census)
+	if res.Unique != nil {
+		fmt.Fprintf(stdout, "%d up to symmetry\n", *res.Unique)
+	}
+	fmt.Fprintf(stdout, "%d nodes, %s ms\n", census.Nodes, millis(census.Elapsed))
+	return nil
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/euler1758/knightstour"
+)
+
+// runVerify reads a tour file written by 'list -o' and checks every tour.
+func runVerify(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	hint := "usage: knightstour verify FILE   (a file written by 'knightstour list -o FILE')\n"
+	if err := fs.Parse(args); err != nil {
+		return usageError{err, hint}
+	}
+	if fs.NArg() != 1 {
+		return usageError{fmt.Errorf("want one file, got %d arguments", fs.NArg()), hint}
+	}
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var n, closed int
+	var rows, cols int
+	for t, err := range knightstour.ReadTours(f) {
+		if err != nil {
+			return fmt.Errorf("%s: %w (after %d good tours)", fs.Arg(0), err, n)
+		}
+		n++
+		rows, cols = t.Rows(), t.Cols()
+		if t.Closed() {
+			closed++
+		}
+	}
+	fmt.Fprintf(stdout, "%s: %d valid tours of %dx%d, %d of them closed\n", fs.Arg(0), n, rows, cols, closed)
+	return nil
+}
