@@ -33,6 +33,11 @@
 //	for tour, err := range s.All(ctx) { ... }          // stream them
 //	first, err := s.First(ctx)                         // the first tour only
 //
+// With WithClosed the solver keeps to closed tours, whose last square is a
+// jump from the first; RunCensus counts the tours from every square of a
+// board, Unique counts them up to the board's symmetries, and TourWriter and
+// ReadTours store very many tours in about a byte per square.
+//
 // Every call that can run long takes a context.Context and returns soon
 // after it is cancelled; WithProgress reports how far a search has got.
 // Errors wrap the sentinel values in errors.go, for errors.Is.
