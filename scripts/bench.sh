@@ -3,7 +3,7 @@
 # results: the machine, the Go version, the command, a table of the targets
 # against the medians, and benchstat's summary.
 #
-#   scripts/bench.sh            # 5 runs of each benchmark (about 2 minutes)
+#   scripts/bench.sh            # 6 runs of each benchmark (about 3 minutes)
 #   COUNT=10 scripts/bench.sh   # more runs, tighter intervals
 #
 # Run it on an otherwise idle machine: anything else running (even a pipe
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-COUNT=${COUNT:-5}
+COUNT=${COUNT:-6}
 BENCHSTAT=${BENCHSTAT:-v0.0.0-20260908200009-22c9c6c9d4da}
 raw=bench/latest.txt
 mkdir -p bench
