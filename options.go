@@ -20,6 +20,8 @@ type config struct {
 	probe      uint64 // node budget of the single-goroutine try; 0: none
 	closed     bool
 	reduce     bool
+	shard      int
+	shards     int // 0: no sharding
 }
 
 func defaultConfig() config {
@@ -116,6 +118,21 @@ func WithClosed() Option {
 func WithReduction(on bool) Option {
 	return func(cfg *config) error {
 		cfg.reduce = on
+		return nil
+	}
+}
+
+// WithShard makes Count count only shard i of n (0 <= i < n): every n-th
+// task of a task list that depends on the board, start and options alone,
+// not on the workers, so that n processes on any machines, each given its
+// i, count every tour exactly once. Add their Stats with MergeStats (the CLI:
+// knightstour merge).
+func WithShard(i, n int) Option {
+	return func(cfg *config) error {
+		if n < 1 || i < 0 || i >= n {
+			return fmt.Errorf("%w: shard %d/%d (want 0 <= i < n)", ErrBadOption, i, n)
+		}
+		cfg.shard, cfg.shards = i, n
 		return nil
 	}
 }

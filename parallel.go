@@ -15,6 +15,18 @@ import (
 // split) leaves most of them idle.
 const tasksPerWorker = 512
 
+// shardTasks is how many tasks each shard of a sharded count gets.
+const shardTasks = 256
+
+// shardOf keeps every n-th task, starting at i.
+func shardOf(tasks [][]uint16, i, n int) [][]uint16 {
+	var out [][]uint16
+	for k := i; k < len(tasks); k += n {
+		out = append(out, tasks[k])
+	}
+	return out
+}
+
 // Before cutting the tree, the parallel calls search it on one goroutine
 // for up to probeNodes nodes (a few milliseconds), keeping at most
 // probeBytes of tours: most boards are done by then, faster than any split
@@ -51,16 +63,27 @@ func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) 
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 
 	depth, target := j.cfg.splitDepth, tasksPerWorker*workers
-	if depth < 0 && workers == 1 && j.cfg.progress == nil {
+	sharded := j.cfg.shards > 0
+	switch {
+	case sharded:
+		// Every shard must cut the tree the same way, whatever its workers.
+		target = shardTasks * j.cfg.shards
+	case depth < 0 && workers == 1 && j.cfg.progress == nil:
 		depth = 0 // one unbroken search: nothing to balance or report
 	}
-	if depth < 0 && workers > 1 && j.cfg.probe > 0 {
+	if depth < 0 && workers > 1 && j.cfg.probe > 0 && !sharded {
 		if stats, done, err := j.probe(ctx, &stop, yield); done {
 			stats.Elapsed = time.Since(begin)
 			return stats, err
 		}
 	}
 	tasks, nodes := split(newSearcher(j.g, &stop, j.ends), j.g.n, j.root, depth, target)
+	if sharded {
+		tasks = shardOf(tasks, j.cfg.shard, j.cfg.shards)
+		if j.cfg.shard != 0 {
+			nodes = 0 // the nodes above the tasks count once, in shard 0
+		}
+	}
 	t := &tally{tasks: len(tasks), start: begin}
 	stopReport := t.report(j.cfg.every, j.cfg.progress)
 

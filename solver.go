@@ -143,7 +143,9 @@ func (s *Solver) Count(ctx context.Context) (Stats, error) {
 			}
 		}
 	}
-	total.Nodes++ // the start square
+	if s.cfg.shard == 0 {
+		total.Nodes++ // the start square, counted once over the shards
+	}
 	total.Elapsed = time.Since(begin)
 	return total, nil
 }
@@ -183,4 +185,24 @@ func (s *Solver) First(ctx context.Context) (Tour, error) {
 		return t.Clone(), nil
 	}
 	return Tour{}, fmt.Errorf("%w from %v on a %dx%d board", ErrNoTour, s.start, s.rows, s.cols)
+}
+
+// Shard returns the shard this solver counts and the number of shards, or
+// 0 and 0 without WithShard.
+func (s *Solver) Shard() (i, n int) { return s.cfg.shard, s.cfg.shards }
+
+// MergeStats adds the Stats of the shards of one count (see WithShard),
+// given in any order. Counting that every shard is there exactly once is
+// the caller's part: the Stats do not say which shard they are from (the
+// CLI's JSON does, and knightstour merge checks it).
+func MergeStats(parts ...Stats) Stats {
+	var out Stats
+	for _, p := range parts {
+		out.Tours += p.Tours
+		out.Nodes += p.Nodes
+		out.Tasks += p.Tasks
+		out.Workers = max(out.Workers, p.Workers)
+		out.Elapsed = max(out.Elapsed, p.Elapsed)
+	}
+	return out
 }

@@ -402,6 +402,7 @@ func TestNewSolverErrors(t *testing.T) {
 		{"zero workers", 3, 4, []Option{WithWorkers(0)}, ErrBadOption},
 		{"negative depth", 3, 4, []Option{WithSplitDepth(-1)}, ErrBadOption},
 		{"negative limit", 3, 4, []Option{WithLimit(-1)}, ErrBadOption},
+		{"bad shard", 3, 4, []Option{WithShard(-1, 2)}, ErrBadOption},
 		{"progress without func", 3, 4, []Option{WithProgress(1, nil)}, ErrBadOption},
 	}
 	for _, tt := range tests {
@@ -425,5 +426,41 @@ func TestLargeBoard(t *testing.T) {
 		if _, err := Validate(b[0], b[1], tour.Coordinates()); err != nil {
 			t.Errorf("%dx%d: %v", b[0], b[1], err)
 		}
+	}
+}
+
+// TestShardsAddUp splits counts into shards in several ways, with workers
+// differing between shards, and checks that tours and nodes add up to the
+// whole search's, open and closed.
+func TestShardsAddUp(t *testing.T) {
+	ctx := context.Background()
+	for _, closed := range []bool{false, true} {
+		base := []Option{WithWorkers(1)}
+		if closed {
+			base = append(base, WithClosed())
+		}
+		for _, b := range [][2]int{{5, 6}, {3, 4}, {1, 1}} {
+			whole, err := mustSolver(t, b[0], b[1], base...).Count(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []int{1, 2, 3, 7} {
+				var parts []Stats
+				for i := range k {
+					st, err := mustSolver(t, b[0], b[1], append(base, WithShard(i, k), WithWorkers(1+i%3))...).Count(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					parts = append(parts, st)
+				}
+				m := MergeStats(parts...)
+				if m.Tours != whole.Tours || m.Nodes != whole.Nodes {
+					t.Errorf("%dx%d closed=%v in %d shards: %d tours %d nodes, whole %d %d", b[0], b[1], closed, k, m.Tours, m.Nodes, whole.Tours, whole.Nodes)
+				}
+			}
+		}
+	}
+	if _, err := NewSolver(5, 5, WithShard(3, 3)); !errors.Is(err, ErrBadOption) {
+		t.Errorf("WithShard(3, 3): %v", err)
 	}
 }

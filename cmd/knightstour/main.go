@@ -8,6 +8,8 @@
 //	knightstour first [flags] RxC    print the first tour as a board
 //	knightstour census [flags] RxC   count the tours from every square, and the totals
 //	knightstour verify FILE          check a file written by 'list -o FILE'
+//	knightstour queens [flags] N     count the N-Queens solutions
+//	knightstour merge [FILE...]      add the -json results of the shards of one count
 //
 // Every command takes -start SQ (a square as {row,col} or a1; default the
 // lower-left corner), -order (seed, wirth or eight jumps such as
@@ -47,6 +49,8 @@ const usage = `usage:
   knightstour first [flags] RxC    print the first tour as a board
   knightstour census [flags] RxC   count the tours from every square, and the totals
   knightstour verify FILE          check a file of tours written by 'list -o FILE'
+  knightstour queens [flags] N     count the N-Queens solutions (-unique, -shard i/n, -json, -print)
+  knightstour merge [FILE...]      add the -json results of the shards of one count (-shard i/n)
 
 RxC is the board, rows x columns, for example 4x7 (the default for the first form).
 -closed makes any command look for closed tours only.
@@ -58,7 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd, rest := "", args
 	if len(args) > 0 {
 		switch args[0] {
-		case "count", "list", "first", "census", "verify":
+		case "count", "list", "first", "census", "verify", "queens", "merge":
 			cmd, rest = args[0], args[1:]
 		case "help", "-h", "-help", "--help":
 			fmt.Fprint(stdout, usage)
@@ -77,6 +81,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runCensus(ctx, rest, stdout, stderr)
 	case "verify":
 		err = runVerify(ctx, rest, stdout, stderr)
+	case "queens":
+		err = runQueens(ctx, rest, stdout, stderr)
+	case "merge":
+		err = runMerge(ctx, rest, stdout, stderr)
 	default:
 		err = runMain(ctx, rest, stdout, stderr)
 	}

@@ -4,13 +4,32 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
+
+// TestMain lets the test binary stand in for the command: run with
+// KNIGHTSTOUR_AS_CLI=1 it is knightstour, so tests can start real
+// processes of it.
+func TestMain(m *testing.M) {
+	if os.Getenv("KNIGHTSTOUR_AS_CLI") == "1" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// process starts the command as a separate process.
+func process(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "KNIGHTSTOUR_AS_CLI=1")
+	return cmd
+}
 
 func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -216,5 +235,87 @@ func TestListToFileAndVerify(t *testing.T) {
 	_, out, _ = runArgs(t, "list", "-compact", "-limit", "1", "3x4")
 	if out != "# knightstour 3x4 open\n8:37037025165\n" {
 		t.Errorf("list -compact: %q", out)
+	}
+}
+
+func TestQueens(t *testing.T) {
+	code, out, errOut := runArgs(t, "queens", "-quiet", "12")
+	if code != exitOK || !strings.Contains(out, "14200 solutions, 1787 up to rotation and reflection") {
+		t.Errorf("queens 12: exit %d, %s %s", code, out, errOut)
+	}
+	_, out, _ = runArgs(t, "queens", "-unique", "8")
+	if out != "12\n" {
+		t.Errorf("queens -unique 8: %q", out)
+	}
+	_, out, _ = runArgs(t, "queens", "-print", "4")
+	if !strings.HasPrefix(out, "1 3 0 2\n. Q . .\n") {
+		t.Errorf("queens -print 4: %q", out)
+	}
+	for _, args := range [][]string{{"queens"}, {"queens", "0"}, {"queens", "33"}, {"queens", "eight"}, {"queens", "-shard", "3/3", "8"}, {"queens", "-workers", "-1", "8"}} {
+		if code, _, errOut := runArgs(t, args...); code != exitUsage || !strings.Contains(errOut, "usage:") {
+			t.Errorf("%q: exit %d, %s", args, code, errOut)
+		}
+	}
+}
+
+// TestShardProcesses runs the shards of a count as separate processes at
+// the same time, as a batch system would, and merges their JSON.
+func TestShardProcesses(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"queens", "-quiet", "-json", "14"}, `"total":365596,"unique":45752`},
+		{[]string{"count", "-quiet", "-json", "5x7"}, `"count":187432`},
+		{[]string{"count", "-quiet", "-json", "-closed", "6x6"}, `"count":19724`},
+	}
+	const shards = 4
+	dir := t.TempDir()
+	for k, tt := range tests {
+		var files []string
+		var procs []*exec.Cmd
+		for i := range shards {
+			file := filepath.Join(dir, fmt.Sprintf("%d-%d.json", k, i))
+			f, err := os.Create(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{tt.args[0], "-workers", "1", "-shard", fmt.Sprintf("%d/%d", i, shards)}, tt.args[1:]...)
+			cmd := process(args...)
+			cmd.Stdout = f
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			procs = append(procs, cmd)
+			files = append(files, file)
+			defer f.Close()
+		}
+		for _, p := range procs {
+			if err := p.Wait(); err != nil {
+				t.Fatalf("%v: %v", p.Args, err)
+			}
+		}
+		code, out, errOut := runArgs(t, append([]string{"merge"}, files...)...)
+		if code != exitOK || !strings.Contains(out, tt.want) || !strings.Contains(out, `"shards":1`) {
+			t.Errorf("%v: merge exit %d, %s %s; want %s", tt.args, code, out, errOut, tt.want)
+		}
+		whole := process(tt.args...)
+		wholeOut, err := whole.Output()
+		if err != nil || !strings.Contains(string(wholeOut), tt.want) {
+			t.Errorf("%v unsharded: %s, %v", tt.args, wholeOut, err)
+		}
+		// A missing or repeated shard is refused.
+		if code, _, errOut := runArgs(t, append([]string{"merge"}, files[1:]...)...); code != exitFail || !strings.Contains(errOut, "missing") {
+			t.Errorf("merge without shard 0: exit %d, %s", code, errOut)
+		}
+		if code, _, errOut := runArgs(t, append([]string{"merge", files[0]}, files...)...); code != exitFail || !strings.Contains(errOut, "0/4") {
+			t.Errorf("merge with shard 0 twice: exit %d, %s", code, errOut)
+		}
+	}
+	if code, _, errOut := runArgs(t, "merge", filepath.Join(dir, "0-0.json"), filepath.Join(dir, "1-1.json")); code != exitFail || !strings.Contains(errOut, "cannot merge") {
+		t.Errorf("merging queens with tours: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := runArgs(t, "count", "-shard", "1/4", "-limit", "5", "5x6"); code != exitUsage {
+		t.Errorf("-shard with -limit: exit %d, %s", code, errOut)
 	}
 }

@@ -46,11 +46,19 @@ func (c *common) withLimit() *common {
 }
 
 // setup parses the command line and builds the solver, with a progress
-// line on stderr unless -quiet: the start of every command.
-func (c *common) setup(args []string, defaultBoard string, stderr io.Writer) (*knightstour.Solver, *progressLine, error) {
+// line on stderr unless -quiet: the start of every command. Each of more
+// turns the command's own flags into options once they are parsed.
+func (c *common) setup(args []string, defaultBoard string, stderr io.Writer, more ...func() ([]knightstour.Option, error)) (*knightstour.Solver, *progressLine, error) {
 	rows, cols, opts, err := c.parse(args, defaultBoard)
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, f := range more { // options from the command's own flags, read after parsing
+		extra, err := f()
+		if err != nil {
+			return nil, nil, usageError{err, c.hint()}
+		}
+		opts = append(opts, extra...)
 	}
 	if c.limit != nil {
 		if *c.limit < 0 {

@@ -32,22 +32,27 @@ func newProgressLine(w io.Writer) *progressLine {
 }
 
 func (p *progressLine) show(pr knightstour.Progress) {
+	p.report(pr.Fraction(), pr.TasksDone, pr.Tasks, fmt.Sprintf("%d tours, %.0f M nodes", pr.Tours, float64(pr.Nodes)/1e6), pr.Elapsed, pr.ETA())
+}
+
+// report draws one progress line: the share of the tree done, what was
+// found so far, and the time elapsed and left.
+func (p *progressLine) report(fraction float64, done, tasks int, found string, elapsed, eta time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if pr.Elapsed < time.Second {
+	if elapsed < time.Second {
 		return
 	}
 	every := 5 * time.Second
 	if p.terminal {
 		every = 0
 	}
-	if time.Since(p.last) < every && pr.TasksDone < pr.Tasks {
+	if time.Since(p.last) < every && done < tasks {
 		return
 	}
 	p.last = time.Now()
-	line := fmt.Sprintf("%5.1f%% of the tree (%d of %d tasks), %d tours, %.0f M nodes, %v elapsed",
-		100*pr.Fraction(), pr.TasksDone, pr.Tasks, pr.Tours, float64(pr.Nodes)/1e6, pr.Elapsed.Round(time.Second))
-	if eta := pr.ETA(); eta > 0 {
+	line := fmt.Sprintf("%5.1f%% of the tree (%d of %d tasks), %s, %v elapsed", 100*fraction, done, tasks, found, elapsed.Round(time.Second))
+	if eta > 0 {
 		line += fmt.Sprintf(", about %v left", eta.Round(time.Second))
 	}
 	if p.terminal {

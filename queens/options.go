@@ -1,0 +1,90 @@
+package queens
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+)
+
+// Option configures Count.
+type Option func(*config) error
+
+type config struct {
+	workers       int
+	shard, shards int
+	progress      func(Progress)
+	every         time.Duration
+}
+
+// WithWorkers sets how many goroutines search (default GOMAXPROCS). It
+// never changes a result.
+func WithWorkers(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("%w: %d workers (want at least 1)", ErrBadOption, n)
+		}
+		c.workers = n
+		return nil
+	}
+}
+
+// WithShard makes Count search only shard i of n (0 <= i < n): every n-th
+// task of a task list that depends on the board size alone, so that n
+// processes on any machines, each given its i, search every task exactly
+// once, and Merge adds their Results.
+func WithShard(i, n int) Option {
+	return func(c *config) error {
+		if n < 1 || i < 0 || i >= n {
+			return fmt.Errorf("%w: shard %d/%d (want 0 <= i < n)", ErrBadOption, i, n)
+		}
+		c.shard, c.shards = i, n
+		return nil
+	}
+}
+
+// WithProgress makes Count report to fn about every interval, from another
+// goroutine, and once at the end.
+func WithProgress(every time.Duration, fn func(Progress)) Option {
+	return func(c *config) error {
+		if every <= 0 || fn == nil {
+			return fmt.Errorf("%w: progress needs a positive interval and a function", ErrBadOption)
+		}
+		c.progress, c.every = fn, every
+		return nil
+	}
+}
+
+// Progress is a snapshot of a running Count.
+type Progress struct {
+	TasksDone, Tasks int
+	Solutions        uint64 // in the tasks done so far
+	Elapsed          time.Duration
+}
+
+// Fraction returns the share of tasks done. Tasks are taken in a shuffled
+// order, so it estimates the share of the work done.
+func (p Progress) Fraction() float64 {
+	if p.Tasks == 0 {
+		return 0
+	}
+	return float64(p.TasksDone) / float64(p.Tasks)
+}
+
+// ETA estimates the time left; 0 until some work is done.
+func (p Progress) ETA() time.Duration {
+	f := p.Fraction()
+	if f <= 0 || f >= 1 {
+		return 0
+	}
+	return time.Duration(float64(p.Elapsed) * (1 - f) / f)
+}
+
+func newConfig(opts []Option) (config, error) {
+	c := config{workers: runtime.GOMAXPROCS(0), shards: 1}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
