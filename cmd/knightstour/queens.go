@@ -64,7 +64,7 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	n, err := strconv.Atoi(positional[0])
 	if err != nil || n < 1 || n > queens.MaxN {
-		return usageError{fmt.Errorf("N = %q: want a whole number from 1 to %d", positional[0], queens.MaxN), hint}
+		return usageError{fmt.Errorf("board size %q: want a whole number from 1 to %d", positional[0], queens.MaxN), hint}
 	}
 	var opts []queens.Option
 	if *workers != 0 {
