@@ -1,9 +1,10 @@
 package knightstour
 
 import (
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/euler1758/knightstour/internal/progress"
 )
 
 // Stats describes a finished (or stopped) search.
@@ -26,22 +27,11 @@ type Progress struct {
 // Fraction returns the share of tasks done, from 0 to 1. Count hands tasks
 // out in a shuffled order, so there it is an unbiased estimate of the share
 // of the work done.
-func (p Progress) Fraction() float64 {
-	if p.Tasks == 0 {
-		return 0
-	}
-	return float64(p.TasksDone) / float64(p.Tasks)
-}
+func (p Progress) Fraction() float64 { return progress.Fraction(p.TasksDone, p.Tasks) }
 
 // ETA estimates the time left from Fraction and Elapsed; it is 0 until
 // some work is done.
-func (p Progress) ETA() time.Duration {
-	f := p.Fraction()
-	if f <= 0 || f >= 1 {
-		return 0
-	}
-	return time.Duration(float64(p.Elapsed) * (1 - f) / f)
-}
+func (p Progress) ETA() time.Duration { return progress.ETA(p.Elapsed, p.Fraction()) }
 
 // tally counts finished tasks for progress reports; every worker adds to it.
 type tally struct {
@@ -73,25 +63,5 @@ func (t *tally) report(every time.Duration, fn func(Progress)) (stop func()) {
 	if fn == nil {
 		return func() {}
 	}
-	quit := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-				fn(t.snapshot())
-			}
-		}
-	}()
-	return func() {
-		close(quit)
-		wg.Wait()
-		fn(t.snapshot())
-	}
+	return progress.Every(every, func() { fn(t.snapshot()) })
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/euler1758/knightstour/internal/progress"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -118,33 +119,12 @@ func Count(ctx context.Context, n int, opts ...Option) (Result, error) {
 }
 
 // report calls the progress function every interval until the returned
-// function is called, which reports once more and returns after the
-// reporter has stopped.
+// function is called, which reports once more.
 func report(cfg config, snapshot func() Progress) func() {
 	if cfg.progress == nil {
 		return func() {}
 	}
-	quit := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(cfg.every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-				cfg.progress(snapshot())
-			}
-		}
-	}()
-	return func() {
-		close(quit)
-		wg.Wait()
-		cfg.progress(snapshot())
-	}
+	return progress.Every(cfg.every, func() { cfg.progress(snapshot()) })
 }
 
 // Merge adds the Results of the shards of one search. It refuses results

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"time"
+
+	"github.com/euler1758/knightstour/internal/progress"
 )
 
 // Option configures Count.
@@ -63,21 +65,10 @@ type Progress struct {
 
 // Fraction returns the share of tasks done. Tasks are taken in a shuffled
 // order, so it estimates the share of the work done.
-func (p Progress) Fraction() float64 {
-	if p.Tasks == 0 {
-		return 0
-	}
-	return float64(p.TasksDone) / float64(p.Tasks)
-}
+func (p Progress) Fraction() float64 { return progress.Fraction(p.TasksDone, p.Tasks) }
 
 // ETA estimates the time left; 0 until some work is done.
-func (p Progress) ETA() time.Duration {
-	f := p.Fraction()
-	if f <= 0 || f >= 1 {
-		return 0
-	}
-	return time.Duration(float64(p.Elapsed) * (1 - f) / f)
-}
+func (p Progress) ETA() time.Duration { return progress.ETA(p.Elapsed, p.Fraction()) }
 
 func newConfig(opts []Option) (config, error) {
 	c := config{workers: runtime.GOMAXPROCS(0), shards: 1}
