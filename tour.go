@@ -105,6 +105,7 @@ type TourError struct {
 	Reason string // what is wrong there
 }
 
+// Error says where the sequence stops being a tour and why.
 func (e *TourError) Error() string {
 	if e.Index < 0 {
 		return ErrInvalidTour.Error() + ": " + e.Reason

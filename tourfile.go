@@ -100,6 +100,7 @@ type FileError struct {
 	Err  error
 }
 
+// Error names the line and what is wrong with it.
 func (e *FileError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 
 // Unwrap returns the reason.
