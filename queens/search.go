@@ -218,6 +218,10 @@ func (s *search) inner(y int, left, down, right, bits uint64) {
 		}
 		return
 	}
+	if y+1 >= s.bound1 && y+1 != s.bound2 && y+2 != s.bound2 && y+1 >= s.checkBelow && y+1 <= s.last-3 {
+		s.innerTwo(y, left, down, right, bits)
+		return
+	}
 	for bits != 0 && !s.stopped {
 		bit := bits & -bits
 		bits ^= bit
@@ -237,6 +241,33 @@ func (s *search) inner(y int, left, down, right, bits uint64) {
 		}
 		if next != 0 && s.ahead(l, d, r) {
 			s.inner(y+1, l, d, r, next)
+		}
+	}
+}
+
+// innerTwo is inner for a row y whose next row is an ordinary one (no
+// rule for it or for its children, no stop check, three rows or more above
+// the last): it does that row's loop itself and calls inner for row y+2,
+// which halves the calls, the largest cost left in this search.
+func (s *search) innerTwo(y int, left, down, right, bits uint64) {
+	mask := s.mask
+	for bits != 0 {
+		bit := bits & -bits
+		bits ^= bit
+		s.board[y] = bit
+		l, d, r := (left|bit)<<1, down|bit, (right|bit)>>1
+		next := mask &^ (l | d | r)
+		if next == 0 || !s.ahead(l, d, r) {
+			continue
+		}
+		for next != 0 {
+			bit2 := next & -next
+			next ^= bit2
+			s.board[y+1] = bit2
+			l2, d2, r2 := (l|bit2)<<1, d|bit2, (r|bit2)>>1
+			if next2 := mask &^ (l2 | d2 | r2); next2 != 0 && s.ahead(l2, d2, r2) {
+				s.inner(y+2, l2, d2, r2, next2)
+			}
 		}
 	}
 }
