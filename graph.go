@@ -8,6 +8,7 @@ type graph struct {
 	rows, cols, n int
 	next          []neighbours // jumps from each square, in move order
 	colour        []uint8      // (row+col) % 2: the knight graph is bipartite
+	isOuter       []bool       // on 4-row (or 4-column) boards the two outer rows; else nil
 
 	// Bitboard tables, filled only when n <= 64.
 	full    uint64          // all squares
@@ -45,6 +46,13 @@ func newGraph(rows, cols int, order []Move) *graph {
 			}
 		}
 	}
+	if rows == 4 || cols == 4 {
+		g.isOuter = make([]bool, n)
+		for s := range n {
+			r, c := s/cols, s%cols
+			g.isOuter[s] = rows == 4 && (r == 0 || r == 3) || rows != 4 && (c == 0 || c == 3)
+		}
+	}
 	if n > 64 {
 		return g
 	}
@@ -58,12 +66,9 @@ func newGraph(rows, cols int, order []Move) *graph {
 		}
 		g.colours[g.colour[s]] |= 1 << s
 	}
-	if rows == 4 || cols == 4 {
-		for s := range n {
-			r, c := s/cols, s%cols
-			if rows == 4 && (r == 0 || r == 3) || rows != 4 && (c == 0 || c == 3) {
-				g.outer |= 1 << s
-			}
+	for s, out := range g.isOuter {
+		if out {
+			g.outer |= 1 << s
 		}
 	}
 	for i, m := range SeedOrder() {

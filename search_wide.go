@@ -18,6 +18,7 @@ type wideSearch struct {
 	degree   []int8   // unvisited neighbours of every square
 	low      []uint64 // unvisited squares with degree <= 1
 	lowCount int
+	outer    int // unvisited outer squares, on boards with 4 rows or columns
 	path     []uint16
 	left     []uint8  // neighbour slots still to try from path[d]
 	ends     []uint16 // squares a tour may end on; nil: any
@@ -49,6 +50,12 @@ func (s *wideSearch) reset(prefix []uint16) {
 	clear(s.visited)
 	clear(s.low)
 	s.lowCount = 0
+	s.outer = 0
+	for _, out := range s.g.isOuter {
+		if out {
+			s.outer++
+		}
+	}
 	for sq := range s.g.n {
 		s.degree[sq] = int8(s.g.next[sq].n)
 	}
@@ -75,6 +82,9 @@ func (s *wideSearch) dropLow(sq uint16) {
 
 func (s *wideSearch) enter(t uint16) {
 	s.visited[t] = true
+	if s.g.isOuter != nil && s.g.isOuter[t] {
+		s.outer--
+	}
 	if s.degree[t] <= 1 {
 		s.dropLow(t)
 	}
@@ -96,6 +106,9 @@ func (s *wideSearch) leave(t uint16) {
 		s.degree[v]++
 	}
 	s.visited[t] = false
+	if s.g.isOuter != nil && s.g.isOuter[t] {
+		s.outer++
+	}
 	if s.degree[t] <= 1 {
 		s.addLow(t)
 	}
@@ -115,6 +128,22 @@ func (s *wideSearch) moves(cur uint16, k int) uint8 {
 	}
 	if k == 1 || adj == 0 {
 		return adj
+	}
+	if s.g.isOuter != nil { // the outer rows must alternate with the inner ones; see graph.moves
+		in := k - s.outer
+		switch {
+		case s.g.isOuter[cur] && s.outer > in, s.outer > in+1:
+			return 0
+		case s.outer > in: // the next square must be an outer one
+			for i, v := range nb.sq[:nb.n] {
+				if !s.g.isOuter[v] {
+					adj &^= 1 << i
+				}
+			}
+			if adj == 0 {
+				return 0
+			}
+		}
 	}
 	if s.ends != nil {
 		open := false
@@ -141,9 +170,9 @@ func (s *wideSearch) moves(cur uint16, k int) uint8 {
 			if s.degree[v] == 0 {
 				return 0
 			}
-			slot := -1
+			slot := -1 // v's position among the jumps cur may take, if any
 			for i, u := range nb.sq[:nb.n] {
-				if u == v {
+				if u == v && adj&(1<<i) != 0 {
 					slot = i
 				}
 			}

@@ -1,0 +1,160 @@
+package knightstour
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync/atomic"
+	"time"
+)
+
+// ErrGaveUp reports that a heuristic search used up its budget of nodes
+// without finding a tour; one may still exist.
+var ErrGaveUp = errors.New("knightstour: gave up")
+
+// WarnsdorffStats describes a Warnsdorff search.
+type WarnsdorffStats struct {
+	Nodes      uint64 // squares entered
+	Backtracks uint64 // squares left again because the path could not go on
+	Elapsed    time.Duration
+}
+
+// defaultBudget bounds the backtracking of Warnsdorff: plenty for every
+// board where the rule nearly works, and a prompt answer where it does not.
+const defaultBudget = 20_000_000
+
+// Warnsdorff finds one tour (closed with WithClosed) by Warnsdorff's rule
+// of 1823: always jump to the square with the fewest onward jumps. Ties go
+// to the square farther from the centre of the board (Roth's rule, which
+// keeps the knight off the middle until the edges are done), then to the
+// move order. When the path gets stuck it backtracks, trying the next
+// candidate, within a budget of nodes (WithLimit sets it; the default is 20
+// million), so small and medium boards always succeed when a tour exists.
+// It uses the same exact pruning as the solver, so it notices dead ends
+// early.
+//
+// A board without tours, or a start square that no tour can have by the
+// colour argument, gives ErrNoTour at once; a spent budget gives ErrGaveUp.
+// Options are those of NewSolver; WithWorkers and WithSplitDepth do not
+// apply.
+func Warnsdorff(ctx context.Context, rows, cols int, opts ...Option) (Tour, WarnsdorffStats, error) {
+	begin := time.Now()
+	s, err := NewSolver(rows, cols, opts...)
+	if err != nil {
+		return Tour{}, WarnsdorffStats{}, err
+	}
+	if !Exists(rows, cols, s.Closed()) || !StartPossible(rows, cols, s.start, s.Closed()) {
+		return Tour{}, WarnsdorffStats{}, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kind(s.Closed()), rows, cols, s.start)
+	}
+	budget := uint64(defaultBudget)
+	if s.cfg.limit > 0 {
+		budget = s.cfg.limit
+	}
+	var stop atomic.Bool
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	w := warnsdorff{wideSearch: newWideSearch(s.g, &stop, s.job.ends)}
+	w.setCentre(rows, cols)
+	path, st := w.find(s.job.root, budget)
+	st.Elapsed = time.Since(begin)
+	switch {
+	case path != nil:
+		return Tour{rows, cols, path}, st, nil
+	case stop.Load():
+		return Tour{}, st, ctx.Err()
+	case st.Nodes >= budget:
+		return Tour{}, st, fmt.Errorf("%w after %d nodes and %d backtracks on %dx%d from %v", ErrGaveUp, st.Nodes, st.Backtracks, rows, cols, s.start)
+	}
+	return Tour{}, st, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kind(s.Closed()), rows, cols, s.start)
+}
+
+func kind(closed bool) string {
+	if closed {
+		return "closed"
+	}
+	return "open"
+}
+
+// warnsdorff is the search: the wide engine's state and pruning, with the
+// candidates of each node sorted by Warnsdorff's rule.
+type warnsdorff struct {
+	*wideSearch
+	far   []int32  // squared distance of each square from the centre, times 4
+	order [][8]uint16
+	next  []uint8 // position in order[d] of the next candidate
+	count []uint8 // candidates in order[d]
+}
+
+func (w *warnsdorff) setCentre(rows, cols int) {
+	w.far = make([]int32, w.g.n)
+	for s := range w.far {
+		dr, dc := 2*(s/cols)-(rows-1), 2*(s%cols)-(cols-1)
+		w.far[s] = int32(dr*dr + dc*dc)
+	}
+	w.order = make([][8]uint16, w.g.n)
+	w.next = make([]uint8, w.g.n)
+	w.count = make([]uint8, w.g.n)
+}
+
+// candidates fills order[d] with the jumps from path[d] that the pruning
+// allows, in Warnsdorff's order.
+func (w *warnsdorff) candidates(d, k int) {
+	cur := w.path[d]
+	slots := w.moves(cur, k)
+	nb := &w.g.next[cur]
+	c := w.order[d][:0]
+	for i, t := range nb.sq[:nb.n] {
+		if slots&(1<<i) != 0 {
+			c = append(c, t)
+		}
+	}
+	sort.SliceStable(c, func(a, b int) bool {
+		da, db := w.degree[c[a]], w.degree[c[b]]
+		if da != db {
+			return da < db
+		}
+		return w.far[c[a]] > w.far[c[b]]
+	})
+	w.count[d], w.next[d] = uint8(len(c)), 0
+}
+
+// find runs the search from prefix; it returns the tour's squares, or nil.
+func (w *warnsdorff) find(prefix []uint16, budget uint64) ([]uint16, WarnsdorffStats) {
+	var st WarnsdorffStats
+	n := w.g.n
+	if prefix == nil {
+		return nil, st
+	}
+	w.reset(prefix)
+	st.Nodes = 1
+	base := len(prefix) - 1
+	if base == n-1 {
+		return append([]uint16(nil), w.path...), st
+	}
+	d := base
+	w.candidates(d, n-1-d)
+	for {
+		if w.next[d] == w.count[d] {
+			if d == base {
+				return nil, st
+			}
+			w.leave(w.path[d])
+			st.Backtracks++
+			d--
+			continue
+		}
+		t := w.order[d][w.next[d]]
+		w.next[d]++
+		d++
+		w.path[d] = t
+		w.enter(t)
+		st.Nodes++
+		if st.Nodes%stopEvery == 0 && (w.stop.Load() || st.Nodes >= budget) {
+			return nil, st
+		}
+		if d == n-1 {
+			return append([]uint16(nil), w.path...), st
+		}
+		w.candidates(d, n-1-d)
+	}
+}
