@@ -47,6 +47,9 @@ func Warnsdorff(ctx context.Context, rows, cols int, opts ...Option) (Tour, Warn
 	if !Exists(rows, cols, s.Closed()) || !StartPossible(rows, cols, s.start, s.Closed()) {
 		return Tour{}, WarnsdorffStats{}, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kind(s.Closed()), rows, cols, s.start)
 	}
+	if err := ctx.Err(); err != nil {
+		return Tour{}, WarnsdorffStats{}, err
+	}
 	budget := uint64(defaultBudget)
 	if s.cfg.limit > 0 {
 		budget = s.cfg.limit
@@ -79,7 +82,7 @@ func kind(closed bool) string {
 // candidates of each node sorted by Warnsdorff's rule.
 type warnsdorff struct {
 	*wideSearch
-	far   []int32  // squared distance of each square from the centre, times 4
+	far   []int32 // squared distance of each square from the centre, times 4
 	order [][8]uint16
 	next  []uint8 // position in order[d] of the next candidate
 	count []uint8 // candidates in order[d]

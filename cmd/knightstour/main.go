@@ -7,6 +7,7 @@
 //	knightstour list [flags] RxC     print the tours, one per line, in the seed's format and order
 //	knightstour first [flags] RxC    print the first tour as a board
 //	knightstour census [flags] RxC   count the tours from every square, and the totals
+//	knightstour tour [flags] RxC     one tour on a large board, -svg FILE draws it
 //	knightstour verify FILE          check a file written by 'list -o FILE'
 //	knightstour queens [flags] N     count the N-Queens solutions
 //	knightstour merge [FILE...]      add the -json results of the shards of one count
@@ -25,6 +26,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -48,6 +50,7 @@ const usage = `usage:
   knightstour list [flags] RxC     print every tour, one per line, in the seed's format and order
   knightstour first [flags] RxC    print the first tour as a board
   knightstour census [flags] RxC   count the tours from every square, and the totals
+  knightstour tour [flags] RxC     one tour on a large board (Warnsdorff), -svg FILE draws it
   knightstour verify FILE          check a file of tours written by 'list -o FILE'
   knightstour queens [flags] N     count the N-Queens solutions (-unique, -shard i/n, -json, -print)
   knightstour merge [FILE...]      add the -json results of the shards of one count (-shard i/n)
@@ -62,7 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd, rest := "", args
 	if len(args) > 0 {
 		switch args[0] {
-		case "count", "list", "first", "census", "verify", "queens", "merge":
+		case "count", "list", "first", "census", "verify", "queens", "merge", "tour":
 			cmd, rest = args[0], args[1:]
 		case "help", "-h", "-help", "--help":
 			fmt.Fprint(stdout, usage)
@@ -85,6 +88,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runQueens(ctx, rest, stdout, stderr)
 	case "merge":
 		err = runMerge(ctx, rest, stdout, stderr)
+	case "tour":
+		err = runTour(ctx, rest, stdout, stderr)
 	default:
 		err = runMain(ctx, rest, stdout, stderr)
 	}
@@ -95,13 +100,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "knightstour: %v\n%s", err, ue.hint)
+		fmt.Fprintf(stderr, "knightstour: %s\n%s", strings.TrimPrefix(err.Error(), "knightstour: "), ue.hint)
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "knightstour: interrupted")
 		return exitFail
 	default:
-		fmt.Fprintf(stderr, "knightstour: %v\n", err)
+		// The library's errors already say "knightstour:".
+		fmt.Fprintf(stderr, "knightstour: %s\n", strings.TrimPrefix(err.Error(), "knightstour: "))
 		return exitFail
 	}
 }

@@ -319,3 +319,31 @@ func TestShardProcesses(t *testing.T) {
 		t.Errorf("-shard with -limit: exit %d, %s", code, errOut)
 	}
 }
+
+func TestTour(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "t.svg")
+	code, out, errOut := runArgs(t, "tour", "-closed", "-svg", file, "-numbers", "30x30")
+	if code != exitOK || !strings.Contains(out, "closed tour of 30x30") || strings.Count(out, "\n") != 31 {
+		t.Errorf("tour -closed 30x30: exit %d, %s %s", code, out, errOut)
+	}
+	if data, err := os.ReadFile(file); err != nil || !strings.HasPrefix(string(data), "<svg") || strings.Count(string(data), "<text") != 900 {
+		t.Errorf("SVG: %v, %d bytes", err, len(data))
+	}
+	code, out, _ = runArgs(t, "tour", "-method", "warnsdorff", "200x300")
+	if code != exitOK || strings.Count(out, "\n") != 1 || !strings.Contains(out, "open tour of 200x300") {
+		t.Errorf("tour 200x300: exit %d, %s", code, out)
+	}
+	code, out, _ = runArgs(t, "tour", "-order", "wirth", "-start", "{0,0}", "5x5")
+	if code != exitOK || !strings.HasPrefix(out, "   1    6   15   10   21\n") {
+		t.Errorf("tour 5x5 (search): exit %d, %s", code, out)
+	}
+	if code, _, errOut := runArgs(t, "tour", "-closed", "5x5"); code != exitFail || !strings.Contains(errOut, "no closed tour exists on a 5x5 board") || strings.Count(errOut, "knightstour:") != 1 {
+		t.Errorf("tour -closed 5x5: exit %d, %q", code, errOut)
+	}
+	for _, m := range []string{"construct", "magic"} {
+		if code, _, _ := runArgs(t, "tour", "-method", m, "8x8"); code != exitUsage {
+			t.Errorf("-method %s: exit %d", m, code)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/euler1758/knightstour"
+)
+
+// runTour finds one tour on any board up to the solvers' limit, prints it
+// (a board for small sizes, a summary for large ones) and can draw it.
+func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := newCommon("tour", "knightstour tour [flags] RxC", stderr)
+	method := c.fs.String("method", "auto", "warnsdorff (heuristic, any size), search (the first tour in move order, small boards) or auto")
+	svgFile := c.fs.String("svg", "", "also draw the tour as an SVG picture in this file")
+	numbers := c.fs.Bool("numbers", false, "with -svg: write the move numbers in the squares")
+	rows, cols, opts, err := c.parse(args, "")
+	if err != nil {
+		return err
+	}
+	m := *method
+	switch m {
+	case "auto":
+		m = "warnsdorff"
+		if rows*cols <= 64 {
+			m = "search"
+		}
+	case "warnsdorff", "search":
+	case "construct":
+		return usageError{fmt.Errorf("-method construct: the guaranteed construction is not built yet; use warnsdorff"), c.hint()}
+	default:
+		return usageError{fmt.Errorf("-method %q: want warnsdorff, search or auto", m), c.hint()}
+	}
+	if !knightstour.Exists(rows, cols, c.closed) {
+		return fmt.Errorf("no %s tour exists on a %dx%d board", map[bool]string{true: "closed", false: "open"}[c.closed], rows, cols)
+	}
+	begin := time.Now()
+	var tour knightstour.Tour
+	var summary string
+	if m == "search" {
+		s, err := knightstour.NewSolver(rows, cols, opts...)
+		if err != nil {
+			return usageErrorIf(err, c)
+		}
+		if tour, err = s.First(ctx); err != nil {
+			return err
+		}
+		summary = "first tour in move order"
+	} else {
+		var st knightstour.WarnsdorffStats
+		tour, st, err = knightstour.Warnsdorff(ctx, rows, cols, opts...)
+		if err != nil {
+			return usageErrorIf(err, c)
+		}
+		summary = fmt.Sprintf("Warnsdorff's rule, %d nodes, %d backtracks", st.Nodes, st.Backtracks)
+	}
+	elapsed := time.Since(begin)
+	if rows <= 30 && cols <= 30 {
+		fmt.Fprint(stdout, tour.Board())
+	}
+	kind := "open"
+	if tour.Closed() {
+		kind = "closed"
+	}
+	fmt.Fprintf(stdout, "%s tour of %dx%d from %v to %v: %s, %s ms\n", kind, rows, cols, tour.Start(), tour.End(), summary, millis(elapsed))
+	if *svgFile != "" {
+		f, err := os.Create(*svgFile)
+		if err != nil {
+			return err
+		}
+		if err := knightstour.WriteSVG(f, tour, knightstour.SVGOptions{Numbers: *numbers}); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	return nil
+}
