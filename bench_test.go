@@ -169,3 +169,15 @@ func BenchmarkCensus6x6AllSquaresPar2(b *testing.B) {
 	}
 	b.ReportMetric(6637920/(b.Elapsed().Seconds()/float64(b.N)), "tours/s")
 }
+
+// BenchmarkWarnsdorff255x256 finds one open tour of the largest board the
+// Tour type holds (65,280 squares) from its middle, reporting ns per square.
+func BenchmarkWarnsdorff255x256(b *testing.B) {
+	start := WithStart(Coordinate{127, 85})
+	for b.Loop() {
+		if _, _, err := Warnsdorff(context.Background(), 255, 256, start); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(255*256), "ns/square")
+}

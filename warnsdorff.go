@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"sync/atomic"
 	"time"
 )
@@ -111,14 +110,23 @@ func (w *warnsdorff) candidates(d, k int) {
 			c = append(c, t)
 		}
 	}
-	sort.SliceStable(c, func(a, b int) bool {
-		da, db := w.degree[c[a]], w.degree[c[b]]
-		if da != db {
-			return da < db
+	// Insertion sort: at most 8 candidates, kept stable (ties keep move
+	// order) and free of the allocations of the sort package.
+	for i := 1; i < len(c); i++ {
+		for j := i; j > 0 && w.before(c[j], c[j-1]); j-- {
+			c[j], c[j-1] = c[j-1], c[j]
 		}
-		return w.far[c[a]] > w.far[c[b]]
-	})
+	}
 	w.count[d], w.next[d] = uint8(len(c)), 0
+}
+
+// before reports whether Warnsdorff's rule tries a before b: fewer onward
+// jumps first, then farther from the centre.
+func (w *warnsdorff) before(a, b uint16) bool {
+	if da, db := w.degree[a], w.degree[b]; da != db {
+		return da < db
+	}
+	return w.far[a] > w.far[b]
 }
 
 // find runs the search from prefix; it returns the tour's squares, or nil.
