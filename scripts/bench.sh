@@ -93,6 +93,8 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo
 	echo "The shipped binary (\`knightstour queens -workers N 17\`, built with \`cmd/knightstour/default.pgo\`): $cli1 on 1 worker, $cli2 on 2."
 	echo
+	echo "One tour by Warnsdorff's rule on 255x256, the largest board a Tour holds (\`Warnsdorff255x256\`): $(ms Warnsdorff255x256), $(median Warnsdorff255x256 ns/square) ns per square."
+	echo
 	echo "Search speed: $(awk -v x="$(median Count6x6Seq nodes/s)" 'BEGIN { printf "%.1f", x / 1e6 }') M nodes/s and $(awk -v x="$(median Count6x6Seq tours/s)" 'BEGIN { printf "%.2f", x / 1e6 }') M tours/s on one core (6x6)."
 	echo
 	echo "## All benchmarks (benchstat)"
