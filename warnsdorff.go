@@ -26,8 +26,9 @@ const defaultBudget = 20_000_000
 // Warnsdorff finds one tour (closed with WithClosed) by Warnsdorff's rule
 // of 1823: always jump to the square with the fewest onward jumps. Ties go
 // to the square farther from the centre of the board (Roth's rule, which
-// keeps the knight off the middle until the edges are done), then to the
-// move order. When the path gets stuck it backtracks, trying the next
+// keeps the knight off the middle until the edges are done) or, on boards
+// 3 or 4 squares wide, to the square nearer the start along the strip (so
+// that the knight sweeps away from where it began), then to the move order. When the path gets stuck it backtracks, trying the next
 // candidate, within a budget of nodes (WithLimit sets it; the default is 20
 // million), so small and medium boards always succeed when a tour exists.
 // It uses the same exact pruning as the solver, so it notices dead ends
@@ -56,7 +57,7 @@ func Warnsdorff(ctx context.Context, rows, cols int, opts ...Option) (Tour, Warn
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	w := warnsdorff{wideSearch: newWideSearch(s.g, &stop, s.job.ends)}
-	w.setCentre(rows, cols)
+	w.setCentre(rows, cols, s.start)
 	path, st := w.find(s.job.root, budget)
 	st.Elapsed = time.Since(begin)
 	switch {
@@ -87,11 +88,20 @@ type warnsdorff struct {
 	count []uint8 // candidates in order[d]
 }
 
-func (w *warnsdorff) setCentre(rows, cols int) {
+func (w *warnsdorff) setCentre(rows, cols int, start Coordinate) {
 	w.far = make([]int32, w.g.n)
 	for s := range w.far {
-		dr, dc := 2*(s/cols)-(rows-1), 2*(s%cols)-(cols-1)
-		w.far[s] = int32(dr*dr + dc*dc)
+		r, c := s/cols, s%cols
+		switch {
+		case rows <= 4 && cols > rows:
+			// A strip: sweep away from the start, finishing what lies behind.
+			w.far[s] = -int32(abs(c - start.Col))
+		case cols <= 4 && rows > cols:
+			w.far[s] = -int32(abs(r - start.Row))
+		default:
+			dr, dc := 2*r-(rows-1), 2*c-(cols-1)
+			w.far[s] = int32(dr*dr + dc*dc)
+		}
 	}
 	w.order = make([][8]uint16, w.g.n)
 	w.next = make([]uint8, w.g.n)
