@@ -38,6 +38,10 @@
 // board, Unique counts them up to the board's symmetries, and TourWriter and
 // ReadTours store very many tours in about a byte per square.
 //
+// For one tour on a large board, Warnsdorff follows Warnsdorff's rule with
+// exact pruning and bounded backtracking, Exists answers from the existence
+// theorems without searching, and WriteSVG draws a tour.
+//
 // Every call that can run long takes a context.Context and returns soon
 // after it is cancelled; WithProgress reports how far a search has got.
 // Errors wrap the sentinel values in errors.go, for errors.Is.
