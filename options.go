@@ -21,7 +21,9 @@ type config struct {
 	closed     bool
 	reduce     bool
 	shard      int
-	shards     int // 0: no sharding
+	shards     int    // 0: no sharding
+	budget     uint64 // nodes a search may enter; 0: no limit
+	noRetry    bool   // FindTour: do not try other start squares
 }
 
 func defaultConfig() config {
@@ -133,6 +135,30 @@ func WithShard(i, n int) Option {
 			return fmt.Errorf("%w: shard %d/%d (want 0 <= i < n)", ErrBadOption, i, n)
 		}
 		cfg.shard, cfg.shards = i, n
+		return nil
+	}
+}
+
+// WithNodeBudget stops a search after about n nodes (squares entered) with
+// ErrGaveUp, for callers that would rather have no answer than wait: the
+// first tour of a large board may be found at once or take years. A budget
+// makes the search run on one goroutine, so that it means the same work
+// every time.
+func WithNodeBudget(n int) Option {
+	return func(cfg *config) error {
+		if n < 1 {
+			return fmt.Errorf("%w: node budget %d (want at least 1)", ErrBadOption, n)
+		}
+		cfg.budget = uint64(n)
+		return nil
+	}
+}
+
+// withoutRetry keeps FindTour from trying other start squares for a closed
+// tour: it marks the retries themselves.
+func withoutRetry() Option {
+	return func(cfg *config) error {
+		cfg.noRetry = true
 		return nil
 	}
 }

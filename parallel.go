@@ -2,6 +2,7 @@ package knightstour
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
 	"time"
@@ -62,6 +63,9 @@ func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) 
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 
+	if j.cfg.budget > 0 {
+		workers = 1 // a budget means the same work every time only on one goroutine
+	}
 	depth, target := j.cfg.splitDepth, tasksPerWorker*workers
 	sharded := j.cfg.shards > 0
 	switch {
@@ -96,7 +100,7 @@ func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) 
 	}
 	var err error
 	switch {
-	case workers == 1 || len(tasks) <= 1:
+	case workers == 1 || len(tasks) <= 1 || j.cfg.budget > 0:
 		err = j.walkInOrder(ctx, tasks, t, &stop, yield)
 	case yield == nil:
 		err = j.walkShuffled(tasks, workers, t, &stop)
@@ -192,10 +196,26 @@ func (j *job) limited(yield func([]uint16) bool) func([]uint16) bool {
 func (j *job) walkInOrder(ctx context.Context, tasks [][]uint16, t *tally, stop *atomic.Bool, yield func([]uint16) bool) error {
 	sr := newSearcher(j.g, stop, j.ends)
 	emit := j.limited(yield)
+	stopped := false // by emit: the caller or the limit
+	if emit != nil {
+		inner := emit
+		emit = func(path []uint16) bool {
+			stopped = !inner(path)
+			return !stopped
+		}
+	}
+	budget, used := unlimited, uint64(0)
+	if j.cfg.budget > 0 {
+		budget = j.cfg.budget
+	}
 	for _, task := range tasks {
-		tours, nodes, ok := sr.search(task, emit, unlimited)
+		tours, nodes, ok := sr.search(task, emit, budget-used)
 		t.add(tours, nodes)
+		used += nodes
 		if !ok {
+			if !stopped && !stop.Load() {
+				return fmt.Errorf("%w: the node budget of %d is spent", ErrGaveUp, j.cfg.budget)
+			}
 			break
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 )
@@ -179,3 +180,118 @@ func (w *warnsdorff) find(prefix []uint16, budget uint64) ([]uint16, WarnsdorffS
 		w.candidates(d, n-1-d)
 	}
 }
+
+// FindTour finds one tour (closed with WithClosed) on any board the Solver
+// takes, choosing the method: the exact search (the first tour in move
+// order, with the solver's pruning) first on boards of up to 64 squares and
+// on strips 3 or 4 squares wide, where it is fast and Warnsdorff's rule
+// stumbles; Warnsdorff's rule first elsewhere; each within a node budget,
+// and the other method if it gives up. It returns the tour and the method
+// that found it ("search" or "warnsdorff"); ErrNoTour at once where no
+// tour can exist, ErrGaveUp if both methods ran out of budget.
+func FindTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, string, error) {
+	s, err := NewSolver(rows, cols, opts...)
+	if err != nil {
+		return Tour{}, "", err
+	}
+	if !Exists(rows, cols, s.Closed()) || !StartPossible(rows, cols, s.start, s.Closed()) {
+		return Tour{}, "", fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kind(s.Closed()), rows, cols, s.start)
+	}
+	search := func() (Tour, error) {
+		// The move order sends the knight along the rows and up first, so
+		// the search does best on a wide board from the lower left: turn a
+		// tall board on its side and reflect the board to put the start in
+		// its lower left, search there, and map the tour back.
+		R, C, start := rows, cols, s.start
+		if rows > cols {
+			R, C, start = cols, rows, Coordinate{s.start.Col, s.start.Row}
+		}
+		sym := Identity // each of these four reflections is its own inverse
+		if start.Row < R/2 {
+			sym = MirrorUpDown
+		}
+		if start.Col >= (C+1)/2 {
+			sym = map[Symmetry]Symmetry{Identity: MirrorLeftRight, MirrorUpDown: Rotate180}[sym]
+		}
+		r, err := NewSolver(R, C, append(opts, WithStart(sym.Apply(start, R, C)), WithNodeBudget(findBudget))...)
+		if err != nil {
+			return Tour{}, err
+		}
+		t, err := r.First(ctx)
+		if err != nil {
+			return Tour{}, err
+		}
+		out := Tour{rows, cols, make([]uint16, len(t.squares))}
+		for i := range t.squares {
+			c := sym.Apply(t.At(i), R, C)
+			if rows > cols {
+				c = Coordinate{c.Col, c.Row}
+			}
+			out.squares[i] = uint16(c.Row*cols + c.Col)
+		}
+		return out, nil
+	}
+	heuristic := func() (Tour, error) {
+		t, _, err := Warnsdorff(ctx, rows, cols, append(opts, WithLimit(findBudget))...)
+		return t, err
+	}
+	methods := []string{"warnsdorff", "search"}
+	if rows*cols <= 64 || min(rows, cols) <= 4 {
+		methods = []string{"search", "warnsdorff"}
+	}
+	t, m, err := findFrom(methods, search, heuristic)
+	if err == nil || !s.Closed() || s.cfg.noRetry || !errors.Is(err, ErrGaveUp) {
+		return t, m, err
+	}
+	// A closed tour is a cycle: one found from any square, started where
+	// asked, is a tour from there. Try the corners and the centre.
+	for _, from := range []Coordinate{{0, 0}, {rows - 1, 0}, {0, cols - 1}, {rows - 1, cols - 1}, {rows / 2, cols / 2}} {
+		if from == s.start {
+			continue
+		}
+		t, m, err := FindTour(ctx, rows, cols, append(opts, WithStart(from), withoutRetry())...)
+		if err == nil {
+			return t.rotateTo(s.start), m, nil
+		}
+		if !errors.Is(err, ErrGaveUp) {
+			return Tour{}, m, err
+		}
+	}
+	return Tour{}, "", err
+}
+
+// findFrom tries the methods in turn while they give up.
+func findFrom(methods []string, search, heuristic func() (Tour, error)) (Tour, string, error) {
+	var errs []error
+	for _, m := range methods {
+		var t Tour
+		var err error
+		if m == "search" {
+			t, err = search()
+		} else {
+			t, err = heuristic()
+		}
+		switch {
+		case err == nil:
+			return t, m, nil
+		case errors.Is(err, ErrNoTour) && m == "search": // the exact search has the last word
+			return Tour{}, m, err
+		case !errors.Is(err, ErrGaveUp):
+			return Tour{}, m, err
+		}
+		errs = append(errs, err)
+	}
+	return Tour{}, "", fmt.Errorf("%w: both methods ran out of budget (%v)", ErrGaveUp, errors.Join(errs...))
+}
+
+// rotateTo returns the closed tour t started on square c instead.
+func (t Tour) rotateTo(c Coordinate) Tour {
+	at := slices.Index(t.squares, uint16(c.Row*t.cols+c.Col))
+	sq := make([]uint16, 0, len(t.squares))
+	sq = append(append(sq, t.squares[at:]...), t.squares[:at]...)
+	return Tour{t.rows, t.cols, sq}
+}
+
+// findBudget is the node budget of each of FindTour's methods: a few
+// tenths of a second.
+const findBudget = 5_000_000

@@ -87,3 +87,48 @@ func TestWarnsdorffInput(t *testing.T) {
 		t.Errorf("cancelled 4x60: %v", err)
 	}
 }
+
+// TestFindTour asks for a tour from the corner of every board up to 30x30,
+// open and closed: every answer must be a valid tour from that corner
+// (closed when asked), boards without tours must get ErrNoTour, and all
+// others must succeed but closed 3x30 (and 30x3), where both methods run
+// out of budget.
+func TestFindTour(t *testing.T) {
+	maxSide := 30
+	switch {
+	case testing.Short():
+		maxSide = 12
+	case raceEnabled:
+		maxSide = 16
+	}
+	start := Coordinate{0, 0}
+	for rows := 1; rows <= maxSide; rows++ {
+		for cols := 1; cols <= maxSide; cols++ {
+			for _, closed := range []bool{false, true} {
+				opts := []Option{WithStart(start)}
+				if closed {
+					opts = append(opts, WithClosed())
+				}
+				name := fmt.Sprintf("%dx%d closed=%v", rows, cols, closed)
+				tour, method, err := FindTour(context.Background(), rows, cols, opts...)
+				switch {
+				case !Exists(rows, cols, closed):
+					if !errors.Is(err, ErrNoTour) {
+						t.Errorf("%s: %v, want ErrNoTour", name, err)
+					}
+				case err == nil:
+					isClosed, verr := Validate(rows, cols, tour.Coordinates())
+					if verr != nil || closed && !isClosed || tour.Start() != start {
+						t.Errorf("%s (%s): %v, closed %v, start %v", name, method, verr, isClosed, tour.Start())
+					}
+				case closed && min(rows, cols) == 3 && max(rows, cols) == 30:
+					if !errors.Is(err, ErrGaveUp) {
+						t.Errorf("%s: %v, want ErrGaveUp", name, err)
+					}
+				default:
+					t.Errorf("%s: %v", name, err)
+				}
+			}
+		}
+	}
+}

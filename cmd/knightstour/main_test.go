@@ -334,7 +334,7 @@ func TestTour(t *testing.T) {
 	if code != exitOK || strings.Count(out, "\n") != 1 || !strings.Contains(out, "open tour of 200x300") {
 		t.Errorf("tour 200x300: exit %d, %s", code, out)
 	}
-	code, out, _ = runArgs(t, "tour", "-order", "wirth", "-start", "{0,0}", "5x5")
+	code, out, _ = runArgs(t, "tour", "-method", "search", "-order", "wirth", "-start", "{0,0}", "5x5")
 	if code != exitOK || !strings.HasPrefix(out, "   1    6   15   10   21\n") {
 		t.Errorf("tour 5x5 (search): exit %d, %s", code, out)
 	}

@@ -14,25 +14,19 @@ import (
 // (a board for small sizes, a summary for large ones) and can draw it.
 func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := newCommon("tour", "knightstour tour [flags] RxC", stderr)
-	method := c.fs.String("method", "auto", "warnsdorff (heuristic, any size), search (the first tour in move order, small boards) or auto")
+	method := c.fs.String("method", "auto", "auto (search or Warnsdorff, whichever suits the board, the other if it gives up), warnsdorff, or search (the first tour in move order)")
 	svgFile := c.fs.String("svg", "", "also draw the tour as an SVG picture in this file")
 	numbers := c.fs.Bool("numbers", false, "with -svg: write the move numbers in the squares")
 	rows, cols, opts, err := c.parse(args, "")
 	if err != nil {
 		return err
 	}
-	m := *method
-	switch m {
-	case "auto":
-		m = "warnsdorff"
-		if rows*cols <= 64 {
-			m = "search"
-		}
-	case "warnsdorff", "search":
+	switch *method {
+	case "auto", "warnsdorff", "search":
 	case "construct":
-		return usageError{fmt.Errorf("-method construct: the guaranteed construction is not built yet; use warnsdorff"), c.hint()}
+		return usageError{fmt.Errorf("-method construct: the guaranteed construction is not built yet; use auto"), c.hint()}
 	default:
-		return usageError{fmt.Errorf("-method %q: want warnsdorff, search or auto", m), c.hint()}
+		return usageError{fmt.Errorf("-method %q: want auto, warnsdorff or search", *method), c.hint()}
 	}
 	if !knightstour.Exists(rows, cols, c.closed) {
 		return fmt.Errorf("no %s tour exists on a %dx%d board", map[bool]string{true: "closed", false: "open"}[c.closed], rows, cols)
@@ -40,7 +34,14 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	begin := time.Now()
 	var tour knightstour.Tour
 	var summary string
-	if m == "search" {
+	switch *method {
+	case "auto":
+		var m string
+		if tour, m, err = knightstour.FindTour(ctx, rows, cols, opts...); err != nil {
+			return usageErrorIf(err, c)
+		}
+		summary = map[string]string{"search": "exact search", "warnsdorff": "Warnsdorff's rule"}[m]
+	case "search":
 		s, err := knightstour.NewSolver(rows, cols, opts...)
 		if err != nil {
 			return usageErrorIf(err, c)
@@ -49,10 +50,9 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		summary = "first tour in move order"
-	} else {
+	default:
 		var st knightstour.WarnsdorffStats
-		tour, st, err = knightstour.Warnsdorff(ctx, rows, cols, opts...)
-		if err != nil {
+		if tour, st, err = knightstour.Warnsdorff(ctx, rows, cols, opts...); err != nil {
 			return usageErrorIf(err, c)
 		}
 		summary = fmt.Sprintf("Warnsdorff's rule, %d nodes, %d backtracks", st.Nodes, st.Backtracks)
