@@ -186,9 +186,13 @@ func (w *warnsdorff) find(prefix []uint16, budget uint64) ([]uint16, WarnsdorffS
 // order, with the solver's pruning) first on boards of up to 64 squares and
 // on strips 3 or 4 squares wide, where it is fast and Warnsdorff's rule
 // stumbles; Warnsdorff's rule first elsewhere; each within a node budget,
-// and the other method if it gives up. It returns the tour and the method
-// that found it ("search" or "warnsdorff"); ErrNoTour at once where no
-// tour can exist, ErrGaveUp if both methods ran out of budget.
+// and the other method if it gives up; a closed tour it cannot find from
+// the start square it looks for from the corners and the centre, and starts
+// where asked. It returns the tour and the method that found it ("search"
+// or "warnsdorff"). ErrNoTour comes at once where the theorems or the
+// colour argument rule a tour out, and after a search where a search
+// proves it (some start squares of 3 x n and 4 x n boards); ErrGaveUp if
+// every try ran out of budget.
 func FindTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, string, error) {
 	s, err := NewSolver(rows, cols, opts...)
 	if err != nil {
