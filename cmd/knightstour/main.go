@@ -60,56 +60,68 @@ RxC is the board, rows x columns, for example 4x7 (the default for the first for
 Run 'knightstour COMMAND -h' for a command's flags.
 `
 
+// commandFunc runs one subcommand.
+type commandFunc func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+
+// lookup returns the subcommand called name; anything else is the seed's
+// program.
+func lookup(name string) (commandFunc, bool) {
+	switch name {
+	case "count":
+		return runCount, true
+	case "list":
+		return runList, true
+	case "first":
+		return runFirst, true
+	case "census":
+		return runCensus, true
+	case "verify":
+		return runVerify, true
+	case "queens":
+		return runQueens, true
+	case "merge":
+		return runMerge, true
+	case "tour":
+		return runTour, true
+	}
+	return runMain, false
+}
+
 // run is the whole program, apart from the process: it returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cmd, rest := "", args
+	command, rest := commandFunc(runMain), args
 	if len(args) > 0 {
 		switch args[0] {
-		case "count", "list", "first", "census", "verify", "queens", "merge", "tour":
-			cmd, rest = args[0], args[1:]
 		case "help", "-h", "-help", "--help":
 			fmt.Fprint(stdout, usage)
 			return exitOK
 		}
+		if c, ok := lookup(args[0]); ok {
+			command, rest = c, args[1:]
+		}
 	}
-	var err error
-	switch cmd {
-	case "count":
-		err = runCount(ctx, rest, stdout, stderr)
-	case "list":
-		err = runList(ctx, rest, stdout, stderr)
-	case "first":
-		err = runFirst(ctx, rest, stdout, stderr)
-	case "census":
-		err = runCensus(ctx, rest, stdout, stderr)
-	case "verify":
-		err = runVerify(ctx, rest, stdout, stderr)
-	case "queens":
-		err = runQueens(ctx, rest, stdout, stderr)
-	case "merge":
-		err = runMerge(ctx, rest, stdout, stderr)
-	case "tour":
-		err = runTour(ctx, rest, stdout, stderr)
-	default:
-		err = runMain(ctx, rest, stdout, stderr)
-	}
+	err := command(ctx, rest, stdout, stderr)
 	var ue usageError
 	switch {
-	case err == nil:
-		return exitOK
-	case errors.Is(err, flag.ErrHelp):
+	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "knightstour: %s\n%s", strings.TrimPrefix(err.Error(), "knightstour: "), ue.hint)
+		fmt.Fprintf(stderr, "knightstour: %s\n%s", message(err), ue.hint)
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "knightstour: interrupted")
 		return exitFail
 	default:
-		// The library's errors already say "knightstour:".
-		fmt.Fprintf(stderr, "knightstour: %s\n", strings.TrimPrefix(err.Error(), "knightstour: "))
+		fmt.Fprintf(stderr, "knightstour: %s\n", message(err))
 		return exitFail
 	}
+}
+
+// message is err's text without the library's "knightstour: " prefixes,
+// which would repeat the one the command prints, also where an error wraps
+// another ("-start: knightstour: square off the board").
+func message(err error) string {
+	return strings.ReplaceAll(err.Error(), "knightstour: ", "")
 }
 
 // usageError is a mistake in the command line; hint says what to type.
