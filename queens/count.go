@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/euler1758/knightstour/internal/progress"
+	"github.com/euler1758/knightstour/internal/shard"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -145,20 +146,18 @@ func report(cfg config, snapshot func() Progress) func() {
 // for different boards, a shard missing, repeated or out of range, and
 // returns the whole search's Result.
 func Merge(results ...Result) (Result, error) {
-	if len(results) == 0 {
-		return Result{}, fmt.Errorf("%w: no results", ErrMerge)
+	ids := make([]shard.ID, len(results))
+	for i, r := range results {
+		if r.N != results[0].N {
+			return Result{}, fmt.Errorf("%w: results for n=%d and n=%d", ErrMerge, results[0].N, r.N)
+		}
+		ids[i] = shard.ID{Index: r.Shard, Count: r.Shards}
 	}
-	n, shards := results[0].N, results[0].Shards
-	seen := make([]bool, shards)
-	out := Result{N: n, Shards: 1}
+	if err := shard.Complete(ids); err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrMerge, err)
+	}
+	out := Result{N: results[0].N, Shards: 1}
 	for _, r := range results {
-		if r.N != n || r.Shards != shards {
-			return Result{}, fmt.Errorf("%w: shard %d/%d of n=%d mixed with shard %d/%d of n=%d", ErrMerge, r.Shard, r.Shards, r.N, results[0].Shard, shards, n)
-		}
-		if r.Shard < 0 || r.Shard >= shards || seen[r.Shard] {
-			return Result{}, fmt.Errorf("%w: shard %d/%d given twice or out of range", ErrMerge, r.Shard, shards)
-		}
-		seen[r.Shard] = true
 		out.Total += r.Total
 		out.Unique += r.Unique
 		out.C2 += r.C2
@@ -166,11 +165,6 @@ func Merge(results ...Result) (Result, error) {
 		out.C8 += r.C8
 		out.Tasks += r.Tasks
 		out.Elapsed = max(out.Elapsed, r.Elapsed)
-	}
-	for i, ok := range seen {
-		if !ok {
-			return Result{}, fmt.Errorf("%w: shard %d/%d is missing", ErrMerge, i, shards)
-		}
 	}
 	return out, nil
 }

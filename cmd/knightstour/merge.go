@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/euler1758/knightstour/internal/shard"
 	"github.com/euler1758/knightstour/queens"
 )
 
@@ -113,29 +114,25 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		return json.NewEncoder(stdout).Encode(out)
 	}
-	shards := results[0].tours.Shards
-	seen := make([]bool, shards)
+	ids := make([]shard.ID, len(results))
+	for i, r := range results {
+		if r.tours.Limit != 0 {
+			return fmt.Errorf("shard %d/%d was limited (-limit): it is not a whole count", r.tours.Shard, r.tours.Shards)
+		}
+		ids[i] = shard.ID{Index: r.tours.Shard, Count: r.tours.Shards}
+	}
+	if err := shard.Complete(ids); err != nil {
+		return fmt.Errorf("cannot merge: %w", err)
+	}
 	out := *results[0].tours
 	out.Count, out.Nodes, out.Tasks, out.Workers, out.ElapsedMS, out.Shard, out.Shards = 0, 0, 0, 0, 0, 0, 1
 	for _, r := range results {
 		c := r.tours
-		if c.Shards != shards || c.Shard < 0 || c.Shard >= shards || seen[c.Shard] {
-			return fmt.Errorf("shard %d/%d is repeated, out of range or from another split (first result: %d shards)", c.Shard, c.Shards, shards)
-		}
-		if c.Limit != 0 {
-			return fmt.Errorf("shard %d/%d was limited (-limit): it is not a whole count", c.Shard, c.Shards)
-		}
-		seen[c.Shard] = true
 		out.Count += c.Count
 		out.Nodes += c.Nodes
 		out.Tasks += c.Tasks
 		out.Workers += c.Workers
 		out.ElapsedMS = max(out.ElapsedMS, c.ElapsedMS)
-	}
-	for i, ok := range seen {
-		if !ok {
-			return fmt.Errorf("shard %d/%d is missing", i, shards)
-		}
 	}
 	return json.NewEncoder(stdout).Encode(out)
 }
