@@ -58,7 +58,7 @@ func Warnsdorff(ctx context.Context, rows, cols int, opts ...Option) (Tour, Warn
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	w := warnsdorff{wideSearch: newWideSearch(s.g, &stop, s.job.ends)}
-	w.setCentre(rows, cols, s.start)
+	w.setTieBreak(rows, cols, s.start)
 	path, st := w.find(s.job.root, budget)
 	st.Elapsed = time.Since(begin)
 	switch {
@@ -83,25 +83,28 @@ func kind(closed bool) string {
 // candidates of each node sorted by Warnsdorff's rule.
 type warnsdorff struct {
 	*wideSearch
-	far   []int32 // squared distance of each square from the centre, times 4
+	tie   []int32 // among squares with as many onward jumps, the higher goes first
 	order [][8]uint16
 	next  []uint8 // position in order[d] of the next candidate
 	count []uint8 // candidates in order[d]
 }
 
-func (w *warnsdorff) setCentre(rows, cols int, start Coordinate) {
-	w.far = make([]int32, w.g.n)
-	for s := range w.far {
+// setTieBreak fills tie: Roth's rule (farther from the centre first: four
+// times the squared distance), or on a strip 3 or 4 squares wide the
+// nearer to the start along the strip.
+func (w *warnsdorff) setTieBreak(rows, cols int, start Coordinate) {
+	w.tie = make([]int32, w.g.n)
+	for s := range w.tie {
 		r, c := s/cols, s%cols
 		switch {
 		case rows <= 4 && cols > rows:
 			// A strip: sweep away from the start, finishing what lies behind.
-			w.far[s] = -int32(abs(c - start.Col))
+			w.tie[s] = -int32(abs(c - start.Col))
 		case cols <= 4 && rows > cols:
-			w.far[s] = -int32(abs(r - start.Row))
+			w.tie[s] = -int32(abs(r - start.Row))
 		default:
 			dr, dc := 2*r-(rows-1), 2*c-(cols-1)
-			w.far[s] = int32(dr*dr + dc*dc)
+			w.tie[s] = int32(dr*dr + dc*dc)
 		}
 	}
 	w.order = make([][8]uint16, w.g.n)
@@ -132,12 +135,12 @@ func (w *warnsdorff) candidates(d, k int) {
 }
 
 // before reports whether Warnsdorff's rule tries a before b: fewer onward
-// jumps first, then farther from the centre.
+// jumps first, then the tie-break (see setTieBreak).
 func (w *warnsdorff) before(a, b uint16) bool {
 	if da, db := w.degree[a], w.degree[b]; da != db {
 		return da < db
 	}
-	return w.far[a] > w.far[b]
+	return w.tie[a] > w.tie[b]
 }
 
 // find runs the search from prefix; it returns the tour's squares, or nil.
