@@ -57,8 +57,7 @@ func Warnsdorff(ctx context.Context, rows, cols int, opts ...Option) (Tour, Warn
 	}
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
-	w := warnsdorff{wideSearch: newWideSearch(s.g, &stop, s.job.ends)}
-	w.setTieBreak(rows, cols, s.start)
+	w := newWarnsdorff(s, &stop)
 	path, st := w.find(s.job.root, budget)
 	st.Elapsed = time.Since(begin)
 	switch {
@@ -89,6 +88,18 @@ type warnsdorff struct {
 	count []uint8 // candidates in order[d]
 }
 
+func newWarnsdorff(s *Solver, stop *atomic.Bool) *warnsdorff {
+	n := s.g.n
+	w := &warnsdorff{
+		wideSearch: newWideSearch(s.g, stop, s.job.ends),
+		order:      make([][8]uint16, n),
+		next:       make([]uint8, n),
+		count:      make([]uint8, n),
+	}
+	w.setTieBreak(s.rows, s.cols, s.start)
+	return w
+}
+
 // setTieBreak fills tie: Roth's rule (farther from the centre first: four
 // times the squared distance), or on a strip 3 or 4 squares wide the
 // nearer to the start along the strip.
@@ -107,9 +118,6 @@ func (w *warnsdorff) setTieBreak(rows, cols int, start Coordinate) {
 			w.tie[s] = int32(dr*dr + dc*dc)
 		}
 	}
-	w.order = make([][8]uint16, w.g.n)
-	w.next = make([]uint8, w.g.n)
-	w.count = make([]uint8, w.g.n)
 }
 
 // candidates fills order[d] with the jumps from path[d] that the pruning
