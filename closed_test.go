@@ -54,8 +54,7 @@ func TestClosedAgainstReference(t *testing.T) {
 				s := withoutProbe(mustSolver(t, b[0], b[1], WithStart(start), WithClosed(), WithWorkers(2)))
 				for _, wide := range []bool{false, true} {
 					if wide {
-						s.g = wideOnly(s.g)
-						s.job.g = s.g
+						s.job.g = wideOnly(s.job.g)
 					}
 					got, err := s.FindMovesParallel(context.Background())
 					if err != nil {

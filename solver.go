@@ -22,8 +22,7 @@ type Solver struct {
 	rows, cols int
 	start      Coordinate
 	cfg        config
-	g          *graph
-	job        job // the whole search, as the runners see it
+	job        job // the whole search, as the runners see it: graph, root, ends
 	last       atomic.Pointer[Tours]
 }
 
@@ -50,7 +49,7 @@ func NewSolver(rows, cols int, opts ...Option) (*Solver, error) {
 		return nil, fmt.Errorf("%w: start %v on a %dx%d board", ErrOffBoard, start, rows, cols)
 	}
 	g := newGraph(rows, cols, cfg.order)
-	s := &Solver{rows: rows, cols: cols, start: start, cfg: cfg, g: g}
+	s := &Solver{rows: rows, cols: cols, start: start, cfg: cfg}
 	root := uint16(start.Row*cols + start.Col)
 	s.job = job{g: g, root: []uint16{root}, cfg: cfg}
 	if cfg.closed {

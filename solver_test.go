@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -204,9 +205,12 @@ func TestAgainstReference(t *testing.T) {
 					want := referenceTours(b[0], b[1], start, order)
 					s := withoutProbe(mustSolver(t, b[0], b[1], WithStart(start), WithMoveOrder(order...), WithWorkers(2)))
 					for _, wide := range []bool{false, true} {
-						s.g = newGraph(b[0], b[1], order)
+						s.job.g = newGraph(b[0], b[1], order)
 						if wide {
-							s.g = wideOnly(s.g)
+							s.job.g = wideOnly(s.job.g)
+						}
+						if _, isWide := newSearcher(s.job.g, new(atomic.Bool), nil).(*wideSearch); isWide != wide {
+							t.Fatalf("wide=%v, but the solver would search with %T", wide, newSearcher(s.job.g, new(atomic.Bool), nil))
 						}
 						got, err := s.FindMovesParallel(context.Background())
 						if err != nil {

@@ -89,9 +89,9 @@ type warnsdorff struct {
 }
 
 func newWarnsdorff(s *Solver, stop *atomic.Bool) *warnsdorff {
-	n := s.g.n
+	n := s.job.g.n
 	w := &warnsdorff{
-		wideSearch: newWideSearch(s.g, stop, s.job.ends),
+		wideSearch: newWideSearch(s.job.g, stop, s.job.ends),
 		order:      make([][8]uint16, n),
 		next:       make([]uint8, n),
 		count:      make([]uint8, n),
