@@ -98,10 +98,6 @@ func (c *Census) String() string {
 		}
 		sb.WriteByte('\n')
 	}
-	kind := "open"
-	if c.Closed {
-		kind = "closed"
-	}
-	fmt.Fprintf(&sb, "%dx%d %s tours: %d directed, %d undirected\n", c.Rows, c.Cols, kind, c.Directed(), c.Undirected())
+	fmt.Fprintf(&sb, "%dx%d %s tours: %d directed, %d undirected\n", c.Rows, c.Cols, kind(c.Closed), c.Directed(), c.Undirected())
 	return sb.String()
 }

@@ -85,11 +85,7 @@ func (tw *TourWriter) header() error {
 		return nil
 	}
 	tw.wrote = true
-	kind := "open"
-	if tw.closed {
-		kind = "closed"
-	}
-	_, err := fmt.Fprintf(tw.w, "%s %dx%d %s\n", tourFileMagic, tw.rows, tw.cols, kind)
+	_, err := fmt.Fprintf(tw.w, "%s %dx%d %s\n", tourFileMagic, tw.rows, tw.cols, kind(tw.closed))
 	return err
 }
 

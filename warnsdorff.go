@@ -71,13 +71,6 @@ func Warnsdorff(ctx context.Context, rows, cols int, opts ...Option) (Tour, Warn
 	return Tour{}, st, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kind(s.Closed()), rows, cols, s.start)
 }
 
-func kind(closed bool) string {
-	if closed {
-		return "closed"
-	}
-	return "open"
-}
-
 // warnsdorff is the search: the wide engine's state and pruning, with the
 // candidates of each node sorted by Warnsdorff's rule.
 type warnsdorff struct {

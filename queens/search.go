@@ -81,8 +81,10 @@ func (s *search) run(t *task) {
 }
 
 // free returns the columns open to row y of a family's search, with its
-// pruning, and false if the branch is dead. It is the rule both searches
-// and the task expansion use for every row but the last.
+// pruning, and false if the branch is dead. The task expansion and the
+// first row of each task use it; corner, inner and innerTwo apply the same
+// rules inline, in the parent's loop, for speed: a change to a rule must be
+// made in all of them (the OEIS and plain-search tests catch a mismatch).
 func (s *search) free(family uint8, y int, left, down, right uint64) (uint64, bool) {
 	bits := s.mask &^ (left | down | right)
 	if family == 1 {
