@@ -24,6 +24,8 @@ type config struct {
 	shards     int    // 0: no sharding
 	budget     uint64 // nodes a search may enter; 0: no limit
 	noRetry    bool   // FindTour: do not try other start squares
+	free       bool   // CountDP: open tours from every square
+	memLimit   int64  // CountDP: bytes for states; 0: defaultMemoryLimit
 }
 
 func defaultConfig() config {
@@ -167,6 +169,29 @@ func WithNodeBudget(n int) Option {
 func withoutRetry() Option {
 	return func(cfg *config) error {
 		cfg.noRetry = true
+		return nil
+	}
+}
+
+// WithFreeEnds makes CountDP count the open tours from every square, not
+// from one start: the number Census.Directed gives, found without a search
+// from each square.
+func WithFreeEnds() Option {
+	return func(cfg *config) error {
+		cfg.free = true
+		return nil
+	}
+}
+
+// WithMemoryLimit bounds the memory CountDP may use for its states, in
+// bytes; past it the count stops with ErrMemoryLimit rather than let the
+// machine run out. The default is half the machine's memory.
+func WithMemoryLimit(bytes int64) Option {
+	return func(cfg *config) error {
+		if bytes < 1<<20 {
+			return fmt.Errorf("%w: memory limit %d bytes (want at least 1 MiB)", ErrBadOption, bytes)
+		}
+		cfg.memLimit = bytes
 		return nil
 	}
 }

@@ -21,7 +21,10 @@ type Stats struct {
 type Progress struct {
 	TasksDone, Tasks int
 	Tours, Nodes     uint64 // in the tasks done so far
-	Elapsed          time.Duration
+	// States is, for CountDP, where the tasks are the board's squares, the
+	// number of partial solutions after the last square added.
+	States  int
+	Elapsed time.Duration
 }
 
 // Fraction returns the share of tasks done, from 0 to 1. Count hands tasks

@@ -1,0 +1,520 @@
+package knightstour
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/bits"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/euler1758/knightstour/internal/progress"
+)
+
+// ErrMemoryLimit reports that a count by CountDP needed more memory for its
+// states than its limit (see WithMemoryLimit) allows.
+var ErrMemoryLimit = errors.New("knightstour: memory limit reached")
+
+// errOverflow makes CountDP start again with wider counts.
+var errOverflow = errors.New("count overflowed its limbs")
+
+// DPCount is the result of CountDP.
+type DPCount struct {
+	Rows, Cols int
+	// Start is the square the tours start on, or nil for WithFreeEnds and
+	// WithClosed.
+	Start  *Coordinate
+	Closed bool
+	// Tours counts directed tours the way the enumerating calls do: from
+	// Start, Solver.Count; with free ends, Census.Directed (every tour once
+	// from each end); closed, the tours from any one square, both
+	// directions (Solver.Count with WithClosed).
+	Tours *big.Int
+	// Undirected counts paths (open) or cycles (closed) without start or
+	// direction: with free ends Tours/2, closed Tours/2.
+	Undirected *big.Int
+	// States holds the number of distinct partial solutions after each
+	// square was added; their maximum is PeakStates.
+	States     []int
+	PeakStates int
+	// PeakBytes is the most memory the state tables held at once.
+	PeakBytes int64
+	// Limbs is the number of 64-bit words a count needed.
+	Limbs   int
+	Workers int
+	Elapsed time.Duration
+}
+
+// dpMode says which tours a count is for.
+type dpMode int
+
+const (
+	dpFromStart dpMode = iota
+	dpFreeEnds
+	dpClosed
+)
+
+// CountDP counts knight's tours by dynamic programming over a frontier
+// (the transfer-matrix method of Knuth's DYNAHAM): it adds the squares
+// one at a time, column by column along the longer side, and keeps, for
+// each distinct way the partial paths can meet the squares not yet added,
+// the number of partial solutions that do so. Its time grows with the
+// number of such states (exponential in the shorter side, linear in the
+// longer), not with the number of tours, so it reaches boards far beyond
+// enumeration; boards up to MaxFrontierWidth on the shorter side.
+//
+// Without options it counts the open tours from the lower-left corner,
+// like NewSolver; WithStart picks another start, WithFreeEnds counts open
+// tours from every square, and WithClosed closed tours. WithWorkers spreads
+// each step over goroutines, WithProgress reports after steps, and
+// WithMemoryLimit bounds the state tables (ErrMemoryLimit). Counts are
+// exact at any size: they use as many 64-bit words as they need.
+func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, error) {
+	if err := checkSize(rows, cols); err != nil {
+		return nil, err
+	}
+	cfg := defaultConfig()
+	for _, opt := range opts {
+		if err := opt(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	res := &DPCount{Rows: rows, Cols: cols, Closed: cfg.closed, Workers: cfg.workers}
+	mode := dpFromStart
+	switch {
+	case cfg.free && cfg.closed:
+		return nil, fmt.Errorf("%w: closed tours have no ends to leave free", ErrBadOption)
+	case cfg.free && cfg.start != nil:
+		return nil, fmt.Errorf("%w: WithFreeEnds counts tours from every square; WithStart has no meaning", ErrBadOption)
+	case cfg.free:
+		mode = dpFreeEnds
+	case cfg.closed:
+		mode = dpClosed
+	default:
+		start := Coordinate{rows - 1, 0}
+		if cfg.start != nil {
+			start = *cfg.start
+		}
+		if !start.Contains(rows, cols) {
+			return nil, fmt.Errorf("%w: start %v on a %dx%d board", ErrOffBoard, start, rows, cols)
+		}
+		res.Start = &start
+	}
+	f, err := newFrontier(rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	begin := time.Now()
+	r := &dpRun{f: f, mode: mode, start: -1, cfg: cfg, mem: &memory{limit: cfg.memLimit}}
+	if res.Start != nil {
+		r.start = f.index(*res.Start)
+		r.startColour = (res.Start.Row + res.Start.Col) % 2
+	}
+	if cfg.memLimit == 0 {
+		r.mem.limit = defaultMemoryLimit()
+	}
+	var undirected *big.Int
+	switch {
+	case f.n == 1: // one square: a path of no jumps, which no search needs
+		undirected = big.NewInt(1)
+		if mode == dpClosed {
+			undirected.SetInt64(0)
+		}
+	case mode == dpClosed && f.n%2 == 1: // a cycle alternates colours
+		undirected = new(big.Int)
+	default:
+		stop := func() {}
+		if cfg.progress != nil {
+			stop = progress.Every(cfg.every, func() { cfg.progress(r.snapshot(begin)) })
+		}
+		for r.k = 1; ; r.k *= 2 {
+			undirected, err = r.run(ctx)
+			if !errors.Is(err, errOverflow) {
+				break
+			}
+		}
+		stop()
+		if err != nil {
+			return nil, err
+		}
+		res.States = r.states
+		res.PeakStates = r.peak
+		res.PeakBytes = r.mem.peak.Load()
+	}
+	res.Limbs = max(r.k, 1)
+	res.Undirected = undirected
+	res.Tours = new(big.Int).Set(undirected)
+	if mode == dpClosed || (mode == dpFreeEnds && f.n > 1) {
+		res.Tours.Lsh(res.Tours, 1)
+	}
+	res.Elapsed = time.Since(begin)
+	return res, nil
+}
+
+// dpRun is one count: the board's frontier, the mode, and the tables.
+type dpRun struct {
+	f           *frontier
+	mode        dpMode
+	start       int // frontier index of the start square, or -1
+	startColour int
+	cfg         config
+	mem         *memory
+	k           int // limbs per count
+
+	states []int
+	peak   int
+	done   atomic.Int64 // steps done, for progress
+	last   atomic.Int64 // states after the last step, for progress
+}
+
+func (r *dpRun) snapshot(begin time.Time) Progress {
+	return Progress{TasksDone: int(r.done.Load()), Tasks: r.f.n, States: int(r.last.Load()), Elapsed: time.Since(begin)}
+}
+
+// run adds every square in turn and returns the number of paths or
+// cycles; errOverflow if the counts need more than r.k limbs.
+func (r *dpRun) run(ctx context.Context) (*big.Int, error) {
+	f, k := r.f, r.k
+	r.states, r.peak = make([]int, 0, f.n), 0
+	r.done.Store(0)
+	r.mem.used.Store(0)
+	z := map[dpMode]int{dpFromStart: 1, dpFreeEnds: 2, dpClosed: 0}[r.mode]
+	var a [18]uint8
+	for p := range a {
+		a[p] = slotDone
+	}
+	one := make([]uint64, k)
+	one[0] = 1
+	key := f.encode(&a, z)
+	cur := &layer{keys: [][]uint64{{key}}, vals: [][]uint64{one}, n: 1}
+	r.mem.grab(cur.bytes(k))
+	total := make([]uint64, k)
+	for v := range f.n {
+		next, err := r.step(ctx, v, cur, total)
+		if err != nil {
+			return nil, err
+		}
+		r.mem.release(cur.bytes(k))
+		cur = next
+		r.states = append(r.states, cur.n)
+		r.peak = max(r.peak, cur.n)
+		r.done.Add(1)
+		r.last.Store(int64(cur.n))
+	}
+	return limbsToBig(total), nil
+}
+
+// chunkStates is how many states a worker takes at a time.
+const chunkStates = 1 << 12
+
+// bucketStates is about how many new states each bucket should receive: a
+// bucket's merge table should fit in the processor's cache.
+const bucketStates = 1 << 13
+
+// piece is a run of states of one bucket, a worker's unit of work.
+type piece struct{ b, lo, hi int }
+
+// step adds square v to every state of cur and returns the next layer,
+// adding the states that complete a tour to total. Workers first expand
+// pieces of the layer into buffers per bucket, then merge a bucket each.
+func (r *dpRun) step(ctx context.Context, v int, cur *layer, total []uint64) (*layer, error) {
+	k := r.k
+	workers := r.cfg.workers
+	if cur.n < 4*chunkStates {
+		workers = 1
+	}
+	buckets := 1
+	for buckets*bucketStates < 3*cur.n && buckets < 1<<16 {
+		buckets *= 2
+	}
+	var pieces []piece
+	for b, keys := range cur.keys {
+		for lo := 0; lo < len(keys); lo += chunkStates {
+			pieces = append(pieces, piece{b, lo, min(lo+chunkStates, len(keys))})
+		}
+	}
+	ws := make([]*dpWorker, workers)
+	for i := range ws {
+		ws[i] = &dpWorker{r: r, st: &r.f.steps[v], v: v, final: v == r.f.n-1,
+			total: make([]uint64, k), out: newEmitter(buckets, k)}
+		ws[i].notEnd = r.notEnd(&r.f.steps[v])
+	}
+	var next atomic.Int64
+	g, gctx := errgroup.WithContext(ctx)
+	for _, w := range ws {
+		g.Go(func() error {
+			var counted int64
+			for {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				i := int(next.Add(1) - 1)
+				if i >= len(pieces) {
+					return nil
+				}
+				p := pieces[i]
+				keys, vals := cur.keys[p.b], cur.vals[p.b]
+				for j := p.lo; j < p.hi; j++ {
+					w.expand(keys[j], vals[j*k:j*k+k])
+				}
+				if w.err != nil {
+					return w.err
+				}
+				if !r.mem.grab(w.out.bytes - counted) {
+					return r.memoryError(v, cur.n)
+				}
+				counted = w.out.bytes
+			}
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for _, w := range ws {
+		if addLimbs(total, w.total) {
+			return nil, errOverflow
+		}
+	}
+	out := &layer{keys: make([][]uint64, buckets), vals: make([][]uint64, buckets)}
+	next.Store(0)
+	g, gctx = errgroup.WithContext(ctx)
+	for range workers {
+		g.Go(func() error {
+			m := &merger{k: k}
+			parts := make([][]uint64, workers)
+			for {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				b := int(next.Add(1) - 1)
+				if b >= buckets {
+					return nil
+				}
+				for i, w := range ws {
+					parts[i] = w.out.buf[b]
+				}
+				keys, vals, overflow := m.merge(parts)
+				if overflow {
+					return errOverflow
+				}
+				for _, w := range ws {
+					r.mem.release(int64(cap(w.out.buf[b])) * 8)
+					w.out.buf[b] = nil
+				}
+				out.keys[b], out.vals[b] = keys, vals
+				if !r.mem.grab(int64(len(keys)) * int64(8+8*k)) {
+					return r.memoryError(v, cur.n)
+				}
+			}
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for _, keys := range out.keys {
+		out.n += len(keys)
+	}
+	return out, nil
+}
+
+// notEnd returns, for each z-state, the positions of a step whose squares
+// cannot end a tour for their colour.
+func (r *dpRun) notEnd(st *step) (ne [4]uint32) {
+	switch {
+	case r.mode == dpFromStart && r.f.n%2 == 0 && r.startColour == 0:
+		ne = [4]uint32{0, ^st.black, 0, 0}
+	case r.mode == dpFromStart && r.f.n%2 == 0:
+		ne = [4]uint32{0, st.black, 0, 0}
+	case r.f.n%2 == 1: // both ends on the corners' colour, which has one more square
+		ne = [4]uint32{0, st.black, st.black, 0}
+	case r.mode == dpFreeEnds:
+		ne = [4]uint32{0, st.black, 0, ^st.black}
+	}
+	return ne
+}
+
+func (r *dpRun) memoryError(v, size int) error {
+	return fmt.Errorf("%w: more than %d bytes of states at square %d of %d (%d states before it); raise WithMemoryLimit or use a machine with more memory",
+		ErrMemoryLimit, r.mem.limit, v+1, r.f.n, size)
+}
+
+// dpWorker expands states for one step on one goroutine.
+type dpWorker struct {
+	r     *dpRun
+	st    *step
+	v     int
+	final bool
+	out   *emitter
+	total []uint64
+	err   error
+	// notEnd[z] marks the positions whose squares have the wrong colour to
+	// end an open tour in z-state z: a path alternates colours, so on a
+	// board with an even number of squares it ends on the colour it did
+	// not start on, and on an odd one it starts and ends on the colour of
+	// the corners.
+	notEnd [4]uint32
+}
+
+// A state's z-state says how many edges z has left to give, and for free
+// ends on boards with an even number of squares, which colour the second
+// end must have: 0 none, 1 one (to a square of colour 0), 2 two, 3 one (to
+// a square of colour 1).
+var zLeft = [4]int{0, 1, 2, 1}
+
+// zAfter returns the z-state after z gives an edge to a square of the
+// given colour.
+func (w *dpWorker) zAfter(z int, colour uint32) int {
+	if z == 2 && w.r.mode == dpFreeEnds && w.r.f.n%2 == 0 {
+		return 3 - 2*int(colour) // the other end must have the other colour
+	}
+	return zLeft[z] - 1
+}
+
+// expand adds square v to one state in every way it can take 0, 1 or 2
+// edges to its earlier neighbours.
+func (w *dpWorker) expand(key uint64, val []uint64) {
+	f, st := w.r.f, w.st
+	var a [18]uint8
+	z, free := f.decode(key, &a)
+	s := int8(f.slots)
+	a[s] = slotFree
+	free |= 1 << s
+	room := 2
+	if w.v == w.r.start {
+		a[s], room = slotToZ, 1 // the start's other edge goes to z
+		free &^= 1 << s
+	}
+	var cand [4]int8
+	nc := 0
+	for _, p := range st.back[:st.nback] {
+		if a[p] != slotDone {
+			cand[nc] = p
+			nc++
+		}
+	}
+	closed := w.r.mode == dpClosed
+	w.finish(a, z, free, false, val)
+	for i := range nc {
+		b := a
+		complete, ok := link(&b, s, cand[i], closed)
+		if !ok {
+			continue
+		}
+		bfree := free &^ (1<<s | 1<<cand[i]) // an edge leaves neither end unused
+		w.finish(b, z, bfree, complete, val)
+		if room < 2 || complete {
+			continue
+		}
+		for j := i + 1; j < nc; j++ {
+			c := b
+			if complete, ok := link(&c, s, cand[j], closed); ok {
+				w.finish(c, z, bfree&^(1<<cand[j]), complete, val)
+			}
+		}
+	}
+}
+
+// far returns the position of the other end of the piece of path that
+// ends at position x, or -1 for z.
+func far(a *[18]uint8, x int8) int8 {
+	switch c := a[x]; c {
+	case slotFree:
+		return x
+	case slotToZ:
+		return -1
+	default:
+		for p := range int8(len(a)) {
+			if a[p] == c && p != x {
+				return p
+			}
+		}
+		panic("knightstour: frontier state with an unpaired end")
+	}
+}
+
+// link adds the edge x-y. It reports whether the edge closes the cycle
+// (which must then be the whole tour) and false if it closes a cycle that
+// cannot be one.
+func link(a *[18]uint8, x, y int8, closed bool) (complete, ok bool) {
+	fx, fy := far(a, x), far(a, y)
+	if fx == y || fx < 0 && fy < 0 {
+		// A cycle: without z it is a closed tour, through z an open one.
+		if closed != (fx == y) {
+			return false, false
+		}
+		a[x], a[y] = slotDone, slotDone
+		return true, true
+	}
+	if a[x] != slotFree {
+		a[x] = slotDone
+	}
+	if a[y] != slotFree {
+		a[y] = slotDone
+	}
+	switch {
+	case fx < 0:
+		a[fy] = slotToZ
+	case fy < 0:
+		a[fx] = slotToZ
+	default:
+		label := 24 + uint8(y) // unique within this step's edges
+		a[fx], a[fy] = label, label
+	}
+	return false, true
+}
+
+// finish retires the squares that have no later neighbours, checks that
+// the state can still become a tour, and adds it to the next layer (or,
+// after the last square, its count to the total).
+func (w *dpWorker) finish(arr [18]uint8, z int, free uint32, complete bool, val []uint64) {
+	a := &arr
+	st := w.st
+	// A square that leaves unused is a square no path reaches; squares
+	// with one later neighbour and no edge yet must end the path, so need
+	// an edge from z and the right colour.
+	if free&st.retire != 0 || bits.OnesCount32(free&st.thin) > zLeft[z] || free&st.thin&w.notEnd[z] != 0 {
+		return
+	}
+	for m := st.retire; m != 0; m &= m - 1 {
+		p := int8(bits.TrailingZeros32(m))
+		c := a[p]
+		if c == slotDone {
+			continue
+		}
+		if complete {
+			return // a second piece of path besides the whole cycle
+		}
+		if zLeft[z] == 0 || w.notEnd[z]>>p&1 != 0 {
+			return // no end of the path left, or not one of this colour
+		}
+		// The square ends the path: it takes an edge from z.
+		z = w.zAfter(z, st.black>>p&1)
+		if c == slotToZ {
+			complete = true // the path now runs from z to z: the tour is whole
+		} else {
+			a[far(a, p)] = slotToZ
+		}
+		a[p] = slotDone
+	}
+	if w.final {
+		if complete && addLimbs(w.total, val) {
+			w.err = errOverflow
+		}
+		return
+	}
+	if complete {
+		return // a whole tour or cycle, but squares are left
+	}
+	if bits.OnesCount32(free&st.thin) > zLeft[z] {
+		return
+	}
+	key := w.r.f.encode(a, z)
+	w.out.emit(key, hashKey(key), val)
+}
+
+// fallbackMemoryLimit is the default memory limit where the machine's
+// memory cannot be read.
+const fallbackMemoryLimit = 4 << 30

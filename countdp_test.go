@@ -1,0 +1,250 @@
+package knightstour
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math/big"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// dpLong runs the published counts that take minutes: go test -run
+// TestCountDPPublished -dp.long.
+var dpLong = flag.Bool("dp.long", false, "also run CountDP's slow published counts (minutes)")
+
+func mustCountDP(t testing.TB, rows, cols int, opts ...Option) *DPCount {
+	t.Helper()
+	res, err := CountDP(context.Background(), rows, cols, opts...)
+	if err != nil {
+		t.Fatalf("CountDP(%dx%d): %v", rows, cols, err)
+	}
+	return res
+}
+
+// TestCountDPFigure2 reproduces every cell of the seed's Figure 2, the
+// tours from the lower-left corner, as R x C and as C x R.
+func TestCountDPFigure2(t *testing.T) {
+	for size, want := range figure2(t) {
+		if size[0]*size[1] > 30 && (raceEnabled || testing.Short()) {
+			continue
+		}
+		for _, b := range [][2]int{size, {size[1], size[0]}} {
+			res := mustCountDP(t, b[0], b[1])
+			if res.Tours.Cmp(new(big.Int).SetUint64(want)) != 0 || res.Undirected.Cmp(res.Tours) != 0 {
+				t.Errorf("%dx%d from the corner: %v tours (%v undirected); want %d", b[0], b[1], res.Tours, res.Undirected, want)
+			}
+		}
+	}
+}
+
+// TestCountDPAgainstEnumeration compares the frontier count with the
+// enumerating search, which shares no code with it: from every start
+// square, with free ends (a census), and closed, on boards that enumerate
+// in milliseconds. Each board is also counted transposed, from the
+// mirrored square.
+func TestCountDPAgainstEnumeration(t *testing.T) {
+	ctx := context.Background()
+	boards := [][2]int{{1, 1}, {1, 4}, {2, 5}, {3, 3}, {3, 4}, {3, 5}, {3, 6}, {3, 7}, {3, 8}, {3, 10}, {4, 4}, {4, 5}, {4, 6}, {5, 5}, {4, 7}, {5, 6}}
+	for _, b := range boards {
+		rows, cols := b[0], b[1]
+		t.Run(fmt.Sprintf("%dx%d", rows, cols), func(t *testing.T) {
+			for r := range rows {
+				for c := range cols {
+					if rows*cols > 25 && (r+c)%3 != 0 {
+						continue // a sample of the starts on the larger boards
+					}
+					start := Coordinate{r, c}
+					st, err := mustSolver(t, rows, cols, WithStart(start)).Count(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := new(big.Int).SetUint64(st.Tours)
+					if got := mustCountDP(t, rows, cols, WithStart(start)).Tours; got.Cmp(want) != 0 {
+						t.Errorf("from %v: %v tours, enumeration %v", start, got, want)
+					}
+					if got := mustCountDP(t, cols, rows, WithStart(Coordinate{c, r})).Tours; got.Cmp(want) != 0 {
+						t.Errorf("transposed, from %v: %v tours, enumeration %v", Coordinate{c, r}, got, want)
+					}
+				}
+			}
+			census, err := RunCensus(ctx, rows, cols)
+			if err != nil {
+				t.Fatal(err)
+			}
+			free := mustCountDP(t, rows, cols, WithFreeEnds())
+			if want := new(big.Int).SetUint64(census.Directed()); free.Tours.Cmp(want) != 0 {
+				t.Errorf("free ends: %v tours, census %v", free.Tours, want)
+			}
+			if want := new(big.Int).SetUint64(census.Undirected()); rows*cols > 1 && free.Undirected.Cmp(want) != 0 {
+				t.Errorf("free ends: %v undirected, census %v", free.Undirected, want)
+			}
+			closed, err := mustSolver(t, rows, cols, WithClosed()).Count(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := mustCountDP(t, rows, cols, WithClosed())
+			if want := new(big.Int).SetUint64(closed.Tours); res.Tours.Cmp(want) != 0 {
+				t.Errorf("closed: %v tours, enumeration %v", res.Tours, want)
+			}
+		})
+	}
+}
+
+// TestCountDPPublished reproduces published counts (OEIS A165134, A083386,
+// A175881, A070030). The slow ones run with -dp.long.
+func TestCountDPPublished(t *testing.T) {
+	const (
+		fromCorner = iota
+		free
+		closed
+	)
+	tests := []struct {
+		rows, cols int
+		mode       int
+		undirected string
+		slow       bool // seconds: skipped with -short and -race
+		long       bool // minutes: only with -dp.long
+	}{
+		{3, 10, closed, "16", false, false},
+		{3, 12, closed, "176", false, false},
+		{3, 18, closed, "147728", false, false},
+		{6, 6, closed, "9862", false, false},
+		{6, 7, closed, "1067638", true, false},
+		{6, 8, closed, "55488142", true, false},
+		{6, 9, closed, "3374967940", false, true},
+		{6, 10, closed, "239187240144", false, true},
+		{5, 8, free, "18061054", true, false},
+		{5, 9, free, "264895640", false, true},
+		{6, 6, free, "3318960", true, false}, // 6,637,920 directed
+		{5, 8, fromCorner, "3742739", true, false},
+		{4, 11, fromCorner, "1268918", true, false},
+		{6, 7, fromCorner, "57968982", false, true},
+		{7, 7, free, "82787609160", false, true}, // 165,575,218,320 directed
+	}
+	for _, tt := range tests {
+		name := fmt.Sprintf("%dx%d mode %d", tt.rows, tt.cols, tt.mode)
+		if tt.long && !*dpLong || tt.slow && (testing.Short() || raceEnabled) {
+			t.Logf("%s: skipped (slow)", name)
+			continue
+		}
+		var opts []Option
+		switch tt.mode {
+		case free:
+			opts = append(opts, WithFreeEnds())
+		case closed:
+			opts = append(opts, WithClosed())
+		}
+		res := mustCountDP(t, tt.rows, tt.cols, opts...)
+		if got := res.Undirected.String(); got != tt.undirected {
+			t.Errorf("%s: %s undirected, want %s", name, got, tt.undirected)
+		}
+		t.Logf("%s: %v in %v, peak %d states", name, res.Undirected, res.Elapsed, res.PeakStates)
+	}
+}
+
+// TestCountDPWorkers checks that the number of workers changes neither the
+// count nor a single step's number of states.
+func TestCountDPWorkers(t *testing.T) {
+	for _, opts := range [][]Option{nil, {WithFreeEnds()}, {WithClosed()}} {
+		want := mustCountDP(t, 5, 7, append(opts, WithWorkers(1))...)
+		for _, workers := range []int{2, 3, 4} {
+			got := mustCountDP(t, 5, 7, append(opts, WithWorkers(workers))...)
+			if got.Tours.Cmp(want.Tours) != 0 {
+				t.Errorf("%d workers: %v tours, 1 worker %v", workers, got.Tours, want.Tours)
+			}
+			if diff := cmp.Diff(want.States, got.States); diff != "" {
+				t.Errorf("%d workers: states per step differ (-1 worker +%d):\n%s", workers, workers, diff)
+			}
+		}
+	}
+}
+
+// TestCountDPBeyond64Bits counts the open tours of 3x45, which number more
+// than 2^64, and checks them against the sum of the counts from every
+// square: a second way through the frontier (a fixed start instead of two
+// free ends) with the same wide arithmetic.
+func TestCountDPBeyond64Bits(t *testing.T) {
+	const rows, cols = 3, 45
+	free := mustCountDP(t, rows, cols, WithFreeEnds())
+	if free.Limbs < 2 || free.Tours.BitLen() <= 64 {
+		t.Fatalf("3x%d: %v tours in %d limbs; want a count past 64 bits", cols, free.Tours, free.Limbs)
+	}
+	sum := new(big.Int)
+	for r := range rows {
+		for c := range cols {
+			sum.Add(sum, mustCountDP(t, rows, cols, WithStart(Coordinate{r, c})).Tours)
+		}
+	}
+	if sum.Cmp(free.Tours) != 0 {
+		t.Errorf("3x%d: free ends %v, sum over starts %v", cols, free.Tours, sum)
+	}
+	t.Logf("3x%d: %v directed tours (%d bits)", cols, free.Tours, free.Tours.BitLen())
+}
+
+func TestCountDPErrors(t *testing.T) {
+	tests := []struct {
+		name       string
+		rows, cols int
+		opts       []Option
+		want       error
+	}{
+		{"zero rows", 0, 5, nil, ErrBadSize},
+		{"negative cols", 5, -1, nil, ErrBadSize},
+		{"too wide", 9, 9, nil, ErrTooLarge},
+		{"too many squares", 8, 10000, nil, ErrTooLarge},
+		{"start off the board", 5, 5, []Option{WithStart(Coordinate{5, 0})}, ErrOffBoard},
+		{"free ends and a start", 5, 5, []Option{WithFreeEnds(), WithStart(Coordinate{0, 0})}, ErrBadOption},
+		{"free ends and closed", 5, 5, []Option{WithFreeEnds(), WithClosed()}, ErrBadOption},
+		{"tiny memory limit", 5, 5, []Option{WithMemoryLimit(10)}, ErrBadOption},
+		{"memory limit reached", 6, 6, []Option{WithMemoryLimit(1 << 20)}, ErrMemoryLimit},
+		{"zero workers", 5, 5, []Option{WithWorkers(0)}, ErrBadOption},
+	}
+	for _, tt := range tests {
+		_, err := CountDP(context.Background(), tt.rows, tt.cols, tt.opts...)
+		if !errors.Is(err, tt.want) {
+			t.Errorf("%s: err = %v, want %v", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestCountDPCancel cancels a count of 7x7, which needs minutes and more
+// memory than this machine may have, and checks that it returns the
+// context's error and leaves no goroutine behind.
+func TestCountDPCancel(t *testing.T) {
+	for _, workers := range []int{1, 2, 4} {
+		base := runtime.NumGoroutine()
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		begin := time.Now()
+		_, err := CountDP(ctx, 7, 7, WithWorkers(workers))
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%d workers: err = %v, want context.Canceled", workers, err)
+		}
+		t.Logf("%d workers: returned %v after the cancel", workers, time.Since(begin)-50*time.Millisecond)
+		if !settled(base) {
+			t.Errorf("%d workers: %d goroutines left, had %d", workers, runtime.NumGoroutine(), base)
+		}
+	}
+}
+
+func TestCountDPProgress(t *testing.T) {
+	var last atomic.Pointer[Progress]
+	var calls atomic.Int64
+	res := mustCountDP(t, 5, 7, WithProgress(time.Millisecond, func(p Progress) {
+		calls.Add(1)
+		last.Store(&p)
+	}))
+	p := last.Load()
+	if p == nil || p.TasksDone != 35 || p.Tasks != 35 || p.Fraction() != 1 || calls.Load() < 1 {
+		t.Fatalf("last progress %+v after %d calls; want 35 of 35 squares", p, calls.Load())
+	}
+	if len(res.States) != 35 || res.PeakStates == 0 || res.PeakBytes == 0 {
+		t.Errorf("States %v, peak %d states, %d bytes", res.States, res.PeakStates, res.PeakBytes)
+	}
+}
