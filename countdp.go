@@ -337,7 +337,7 @@ func (r *dpRun) notEnd(st *step) (ne [4]uint32) {
 }
 
 func (r *dpRun) memoryError(v, size int) error {
-	return fmt.Errorf("%w: more than %d bytes of states at square %d of %d (%d states before it); raise WithMemoryLimit or use a machine with more memory",
+	return fmt.Errorf("%w: more than %d bytes of states at square %d of %d (%d states before it); raise the memory limit (-memory, WithMemoryLimit) or use a machine with more memory",
 		ErrMemoryLimit, r.mem.limit, v+1, r.f.n, size)
 }
 

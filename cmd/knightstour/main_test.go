@@ -89,6 +89,69 @@ func TestCountJSON(t *testing.T) {
 	}
 }
 
+// TestCountMethods counts the same tours by enumeration and by frontier
+// dynamic programming, from a start, with free ends and closed, and checks
+// that auto picks the expected method.
+func TestCountMethods(t *testing.T) {
+	for _, tt := range []struct {
+		args   []string
+		count  string
+		method string // picked by auto
+	}{
+		{[]string{"5x6"}, "4542", "enum"},
+		{[]string{"-start", "c3", "5x5"}, "64", "enum"},
+		{[]string{"-free", "5x5"}, "1728", "enum"},
+		{[]string{"-free", "3x12"}, "", "dp"},
+		{[]string{"-closed", "6x6"}, "19724", "dp"},
+		{[]string{"5x8"}, "3742739", "dp"},
+		{[]string{"-closed", "3x12"}, "352", "dp"},
+	} {
+		var counts []string
+		for _, method := range []string{"enum", "dp", "auto"} {
+			args := append([]string{"count", "-quiet", "-json", "-method", method}, tt.args...)
+			code, out, errOut := runArgs(t, args...)
+			if code != exitOK {
+				t.Fatalf("%v: exit %d, %s", args, code, errOut)
+			}
+			var got struct {
+				Count  json.Number `json:"count"`
+				Method string      `json:"method"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("%v: %v in %q", args, err, out)
+			}
+			want := method
+			if method == "auto" {
+				want = tt.method
+			}
+			if got.Method != want {
+				t.Errorf("%v: method %q, want %q", args, got.Method, want)
+			}
+			counts = append(counts, got.Count.String())
+		}
+		if counts[0] != counts[1] || counts[1] != counts[2] || tt.count != "" && counts[0] != tt.count {
+			t.Errorf("%v: enum, dp, auto counted %v; want %s", tt.args, counts, tt.count)
+		}
+	}
+}
+
+// TestCountDPFailures checks the errors a frontier count meets while
+// running: exit status 1 and a message that says what to do.
+func TestCountDPFailures(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"count", "-method", "dp", "9x9"}, "up to 8 squares on the shorter side"},
+		{[]string{"count", "-method", "dp", "-memory", "1M", "6x6"}, "raise the memory limit (-memory"},
+	} {
+		code, _, errOut := runArgs(t, tt.args...)
+		if code != exitFail || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tt.args, code, errOut, exitFail, tt.want)
+		}
+	}
+}
+
 func TestList(t *testing.T) {
 	code, out, errOut := runArgs(t, "list", "3x4")
 	if code != exitOK {
@@ -142,6 +205,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"count", "-workers", "0", "5x5"}, "-workers 0"},
 		{[]string{"count", "-workers", "many", "5x5"}, "invalid value"},
 		{[]string{"count", "-limit", "-1", "5x5"}, "-limit -1"},
+		{[]string{"count", "-method", "magic", "5x5"}, "want enum, dp or auto"},
+		{[]string{"count", "-method", "dp", "-limit", "3", "5x5"}, "need -method enum"},
+		{[]string{"count", "-free", "-start", "a1", "5x5"}, "-start has no meaning"},
+		{[]string{"count", "-free", "-closed", "6x6"}, "has no ends"},
+		{[]string{"count", "-memory", "lots", "6x6"}, "want a size"},
 		{[]string{"list", "-order", "(2,1)", "5x5"}, "invalid move order"},
 		{[]string{"first", "-order", "spiral", "5x5"}, "invalid move order"},
 		{[]string{"bogus"}, "want ROWSxCOLS"},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/big"
 	"io"
 	"os"
 
@@ -125,10 +126,13 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("cannot merge: %w", err)
 	}
 	out := *results[0].tours
-	out.Count, out.Nodes, out.Tasks, out.Workers, out.ElapsedMS, out.Shard, out.Shards = 0, 0, 0, 0, 0, 0, 1
+	out.Count, out.Nodes, out.Tasks, out.Workers, out.ElapsedMS, out.Shard, out.Shards = new(big.Int), 0, 0, 0, 0, 0, 1
 	for _, r := range results {
 		c := r.tours
-		out.Count += c.Count
+		if c.Count == nil {
+			return fmt.Errorf("shard %d/%d has no count", c.Shard, c.Shards)
+		}
+		out.Count.Add(out.Count, c.Count)
 		out.Nodes += c.Nodes
 		out.Tasks += c.Tasks
 		out.Workers += c.Workers

@@ -35,9 +35,26 @@ func (p *progressLine) show(pr knightstour.Progress) {
 	p.report(pr.Fraction(), pr.TasksDone, pr.Tasks, fmt.Sprintf("%d tours, %.0f M nodes", pr.Tours, float64(pr.Nodes)/1e6), pr.Elapsed, pr.ETA())
 }
 
-// report draws one progress line: the share of the tree done, what was
-// found so far, and the time elapsed and left.
+// showSteps shows the progress of a frontier count: squares added, and
+// the states after the last.
+func (p *progressLine) showSteps(pr knightstour.Progress) {
+	p.reportLine(pr.TasksDone, pr.Tasks, pr.Elapsed,
+		fmt.Sprintf("%d of %d squares added, %d states, %v elapsed", pr.TasksDone, pr.Tasks, pr.States, pr.Elapsed.Round(time.Second)))
+}
+
+// report draws one progress line for a search: the share of the tree
+// done, what was found so far, and the time elapsed and left.
 func (p *progressLine) report(fraction float64, done, tasks int, found string, elapsed, eta time.Duration) {
+	line := fmt.Sprintf("%5.1f%% of the tree (%d of %d tasks), %s, %v elapsed", 100*fraction, done, tasks, found, elapsed.Round(time.Second))
+	if eta > 0 {
+		line += fmt.Sprintf(", about %v left", eta.Round(time.Second))
+	}
+	p.reportLine(done, tasks, elapsed, line)
+}
+
+// reportLine draws line once the work has run for a second: redrawn in
+// place on a terminal, elsewhere every few seconds and at the end.
+func (p *progressLine) reportLine(done, tasks int, elapsed time.Duration, line string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if elapsed < time.Second {
@@ -51,10 +68,6 @@ func (p *progressLine) report(fraction float64, done, tasks int, found string, e
 		return
 	}
 	p.last = time.Now()
-	line := fmt.Sprintf("%5.1f%% of the tree (%d of %d tasks), %s, %v elapsed", 100*fraction, done, tasks, found, elapsed.Round(time.Second))
-	if eta > 0 {
-		line += fmt.Sprintf(", about %v left", eta.Round(time.Second))
-	}
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r\033[K%s", line)
 		p.drawn = true
