@@ -40,6 +40,11 @@ type DPCount struct {
 	// square was added; their maximum is PeakStates.
 	States     []int
 	PeakStates int
+	// ByLength, with WithAllLengths, holds the Tours of the board cut to
+	// 1, 2, ... columns along its longer side: ByLength[k-1] is for R x k
+	// when R <= C (k x C otherwise), counted as Tours is. A cut board that
+	// does not hold Start has none.
+	ByLength []*big.Int
 	// PeakBytes is the most memory the state tables held at once.
 	PeakBytes int64
 	// Limbs is the number of 64-bit words a count needed.
@@ -123,7 +128,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 		if mode == dpClosed {
 			undirected.SetInt64(0)
 		}
-	case mode == dpClosed && f.n%2 == 1: // a cycle alternates colours
+	case mode == dpClosed && f.n%2 == 1 && !cfg.allLengths: // a cycle alternates colours
 		undirected = new(big.Int)
 	default:
 		stop := func() {}
@@ -144,11 +149,26 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 		res.PeakStates = r.peak
 		res.PeakBytes = r.mem.peak.Load()
 	}
+	if cfg.allLengths {
+		res.ByLength = make([]*big.Int, f.l)
+		for i := range f.l - 1 {
+			res.ByLength[i] = new(big.Int)
+			if r.byLength != nil && r.byLength[i] != nil {
+				res.ByLength[i] = limbsToBig(r.byLength[i])
+			}
+			if mode == dpClosed || mode == dpFreeEnds && (i+1)*f.w > 1 {
+				res.ByLength[i].Lsh(res.ByLength[i], 1)
+			}
+		}
+	}
 	res.Limbs = max(r.k, 1)
 	res.Undirected = undirected
 	res.Tours = new(big.Int).Set(undirected)
 	if mode == dpClosed || (mode == dpFreeEnds && f.n > 1) {
 		res.Tours.Lsh(res.Tours, 1)
+	}
+	if cfg.allLengths {
+		res.ByLength[f.l-1] = res.Tours
 	}
 	res.Elapsed = time.Since(begin)
 	return res, nil
@@ -164,10 +184,11 @@ type dpRun struct {
 	mem         *memory
 	k           int // limbs per count
 
-	states []int
-	peak   int
-	done   atomic.Int64 // steps done, for progress
-	last   atomic.Int64 // states after the last step, for progress
+	states   []int
+	peak     int
+	byLength [][]uint64   // WithAllLengths: the tours of each shorter board
+	done     atomic.Int64 // steps done, for progress
+	last     atomic.Int64 // states after the last step, for progress
 }
 
 func (r *dpRun) snapshot(begin time.Time) Progress {
@@ -179,6 +200,7 @@ func (r *dpRun) snapshot(begin time.Time) Progress {
 func (r *dpRun) run(ctx context.Context) (*big.Int, error) {
 	f, k := r.f, r.k
 	r.states, r.peak = make([]int, 0, f.n), 0
+	r.byLength = make([][]uint64, f.l)
 	r.done.Store(0)
 	r.mem.used.Store(0)
 	z := map[dpMode]int{dpFromStart: 1, dpFreeEnds: 2, dpClosed: 0}[r.mode]
@@ -240,7 +262,11 @@ func (r *dpRun) step(ctx context.Context, v int, cur *layer, total []uint64) (*l
 	for i := range ws {
 		ws[i] = &dpWorker{r: r, st: &r.f.steps[v], v: v, final: v == r.f.n-1,
 			total: make([]uint64, k), out: newEmitter(buckets, k)}
-		ws[i].notEnd = r.notEnd(&r.f.steps[v])
+		if !r.cfg.allLengths {
+			ws[i].notEnd = r.notEnd(&r.f.steps[v])
+		} else if (v+1)%r.f.w == 0 && v != r.f.n-1 {
+			ws[i].cut = make([]uint64, k)
+		}
 	}
 	var next atomic.Int64
 	g, gctx := errgroup.WithContext(ctx)
@@ -276,6 +302,14 @@ func (r *dpRun) step(ctx context.Context, v int, cur *layer, total []uint64) (*l
 	for _, w := range ws {
 		if addLimbs(total, w.total) {
 			return nil, errOverflow
+		}
+		if w.cut != nil {
+			if r.byLength[v/r.f.w] == nil {
+				r.byLength[v/r.f.w] = make([]uint64, k)
+			}
+			if addLimbs(r.byLength[v/r.f.w], w.cut) {
+				return nil, errOverflow
+			}
 		}
 	}
 	out := &layer{keys: make([][]uint64, buckets), vals: make([][]uint64, buckets)}
@@ -347,6 +381,9 @@ type dpWorker struct {
 	st    *step
 	v     int
 	final bool
+	// cut, when not nil, sums the tours of the board cut after square v,
+	// the end of a column (WithAllLengths).
+	cut   []uint64
 	out   *emitter
 	total []uint64
 	err   error
@@ -499,6 +536,9 @@ func (w *dpWorker) finish(arr [18]uint8, z int, free uint32, complete bool, val 
 		}
 		a[p] = slotDone
 	}
+	if w.cut != nil {
+		w.endBoard(arr, z, complete, val)
+	}
 	if w.final {
 		if complete && addLimbs(w.total, val) {
 			w.err = errOverflow
@@ -513,6 +553,34 @@ func (w *dpWorker) finish(arr [18]uint8, z int, free uint32, complete bool, val 
 	}
 	key := w.r.f.encode(a, z)
 	w.out.emit(key, hashKey(key), val)
+}
+
+// endBoard finishes a state as if the board ended after square v: every
+// square left on the frontier leaves now. The states after v are all
+// those of the shorter board and more, as every square has at least as
+// many later neighbours on the longer board, so a count of the longer
+// board also counts all its shorter ones, in one pass.
+func (w *dpWorker) endBoard(arr [18]uint8, z int, complete bool, val []uint64) {
+	a := &arr
+	for p := int8(1); p <= int8(w.r.f.slots); p++ {
+		c := a[p]
+		if c == slotDone {
+			continue
+		}
+		if complete || c == slotFree || zLeft[z] == 0 {
+			return
+		}
+		z = w.zAfter(z, w.st.black>>p&1)
+		if c == slotToZ {
+			complete = true
+		} else {
+			a[far(a, p)] = slotToZ
+		}
+		a[p] = slotDone
+	}
+	if complete && addLimbs(w.cut, val) {
+		w.err = errOverflow
+	}
 }
 
 // fallbackMemoryLimit is the default memory limit where the machine's

@@ -248,3 +248,42 @@ func TestCountDPProgress(t *testing.T) {
 		t.Errorf("States %v, peak %d states, %d bytes", res.States, res.PeakStates, res.PeakBytes)
 	}
 }
+
+// TestCountDPAllLengths checks the counts of the shorter boards that a
+// count with WithAllLengths finds on the way against counts of each board
+// alone.
+func TestCountDPAllLengths(t *testing.T) {
+	for _, b := range []struct {
+		rows, cols int
+		opts       []Option
+	}{
+		{3, 14, nil},
+		{5, 7, nil},
+		{4, 10, []Option{WithFreeEnds()}},
+		{3, 20, []Option{WithClosed()}},
+		{5, 8, []Option{WithClosed()}},
+		{9, 4, []Option{WithStart(Coordinate{2, 1})}}, // transposed: cut into k x 4
+	} {
+		res := mustCountDP(t, b.rows, b.cols, append(b.opts, WithAllLengths())...)
+		var got, want []string
+		for k := 1; k <= max(b.rows, b.cols); k++ {
+			rows, cols := b.rows, k
+			if b.rows > b.cols {
+				rows, cols = k, b.cols
+			}
+			opts := b.opts
+			if len(opts) == 0 {
+				opts = []Option{WithStart(Coordinate{b.rows - 1, 0})}
+			}
+			if _, err := CountDP(context.Background(), rows, cols, opts...); errors.Is(err, ErrOffBoard) {
+				want = append(want, "0")
+			} else {
+				want = append(want, mustCountDP(t, rows, cols, opts...).Tours.String())
+			}
+			got = append(got, res.ByLength[k-1].String())
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%dx%d %d options: by length (-alone +in one pass):\n%s", b.rows, b.cols, len(b.opts), diff)
+		}
+	}
+}

@@ -26,6 +26,7 @@ type config struct {
 	noRetry    bool   // FindTour: do not try other start squares
 	free       bool   // CountDP: open tours from every square
 	memLimit   int64  // CountDP: bytes for states; 0: defaultMemoryLimit
+	allLengths bool   // CountDP: count every shorter board too
 }
 
 func defaultConfig() config {
@@ -192,6 +193,18 @@ func WithMemoryLimit(bytes int64) Option {
 			return fmt.Errorf("%w: memory limit %d bytes (want at least 1 MiB)", ErrBadOption, bytes)
 		}
 		cfg.memLimit = bytes
+		return nil
+	}
+}
+
+// WithAllLengths makes CountDP count, in the same pass, the tours of every
+// board it meets on the way: cut after 1, 2, ... columns along the longer
+// side (R x 1 to R x C for R <= C). DPCount.ByLength holds them. It turns
+// off a pruning by colour that depends on the board's length, so the
+// count takes somewhat longer than the one board alone.
+func WithAllLengths() Option {
+	return func(cfg *config) error {
+		cfg.allLengths = true
 		return nil
 	}
 }
