@@ -112,6 +112,9 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	if err != nil {
 		return nil, err
 	}
+	if cfg.base11 {
+		f.packed = false
+	}
 	begin := time.Now()
 	r := &dpRun{f: f, mode: mode, start: -1, cfg: cfg, mem: &memory{limit: cfg.memLimit}}
 	if res.Start != nil {

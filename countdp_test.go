@@ -165,6 +165,27 @@ func TestCountDPWorkers(t *testing.T) {
 	}
 }
 
+// TestCountDPBase11 checks the packing of states that boards 8 squares wide
+// need (base 11, 17 squares in 64 bits) on boards that have counts to
+// compare with.
+func TestCountDPBase11(t *testing.T) {
+	for _, b := range []struct {
+		rows, cols int
+		opts       []Option
+	}{
+		{5, 6, nil},
+		{4, 7, []Option{WithFreeEnds()}},
+		{6, 6, []Option{WithClosed()}},
+		{4, 9, []Option{WithStart(Coordinate{1, 4})}},
+	} {
+		want := mustCountDP(t, b.rows, b.cols, b.opts...)
+		got := mustCountDP(t, b.rows, b.cols, append(b.opts, withBase11())...)
+		if got.Tours.Cmp(want.Tours) != 0 || !cmp.Equal(got.States, want.States) {
+			t.Errorf("%dx%d: base 11 gives %v tours, 4 bits %v (states equal: %v)", b.rows, b.cols, got.Tours, want.Tours, cmp.Equal(got.States, want.States))
+		}
+	}
+}
+
 // TestCountDPBeyond64Bits counts the open tours of 3x45, which number more
 // than 2^64, and checks them against the sum of the counts from every
 // square: a second way through the frontier (a fixed start instead of two

@@ -27,6 +27,7 @@ type config struct {
 	free       bool   // CountDP: open tours from every square
 	memLimit   int64  // CountDP: bytes for states; 0: defaultMemoryLimit
 	allLengths bool   // CountDP: count every shorter board too
+	base11     bool   // CountDP: pack states in base 11 even when 4 bits a square fit (tests)
 }
 
 func defaultConfig() config {
@@ -205,6 +206,15 @@ func WithMemoryLimit(bytes int64) Option {
 func WithAllLengths() Option {
 	return func(cfg *config) error {
 		cfg.allLengths = true
+		return nil
+	}
+}
+
+// withBase11 makes CountDP pack its states the way it does for boards 8
+// squares wide, so that tests can check that packing on small boards.
+func withBase11() Option {
+	return func(cfg *config) error {
+		cfg.base11 = true
 		return nil
 	}
 }

@@ -16,34 +16,37 @@ import (
 // countResult is the JSON that 'count -json' prints: one object, so that
 // results from many runs (or machines) can be collected line by line.
 type countResult struct {
-	Kind      string  `json:"kind"` // "tours"
-	Rows      int     `json:"rows"`
-	Cols      int     `json:"cols"`
-	Start     string  `json:"start"`
-	Algebraic string  `json:"start_algebraic,omitempty"`
-	Order     string  `json:"order"`
-	Closed    bool    `json:"closed"`
+	Kind      string   `json:"kind"` // "tours"
+	Rows      int      `json:"rows"`
+	Cols      int      `json:"cols"`
+	Start     string   `json:"start"`
+	Algebraic string   `json:"start_algebraic,omitempty"`
+	Order     string   `json:"order"`
+	Closed    bool     `json:"closed"`
 	Free      bool     `json:"free_ends,omitempty"`
 	Method    string   `json:"method"` // "enum" or "dp"
 	Count     *big.Int `json:"count"`
 	Nodes     uint64   `json:"nodes"`
-	Tasks     int     `json:"tasks"`
-	Workers   int     `json:"workers"`
-	Limit     int     `json:"limit,omitempty"`
-	Shard     int     `json:"shard"`
-	Shards    int     `json:"shards"`
-	ElapsedMS float64 `json:"elapsed_ms"`
+	Tasks     int      `json:"tasks"`
+	Workers   int      `json:"workers"`
+	Limit     int      `json:"limit,omitempty"`
+	Shard     int      `json:"shard"`
+	Shards    int      `json:"shards"`
+	ElapsedMS float64  `json:"elapsed_ms"`
 	// For -method dp: distinct partial solutions, most at once and per
 	// square added, and the memory they took.
 	PeakStates int   `json:"peak_states,omitempty"`
 	PeakBytes  int64 `json:"peak_bytes,omitempty"`
 	States     []int `json:"states,omitempty"`
+	// For -all-lengths: the count for each shorter board, 1 to the length.
+	ByLength []*big.Int `json:"by_length,omitempty"`
 }
 
 func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := newCommon("count", "knightstour count [flags] RxC", stderr).withLimit()
 	asJSON := c.fs.Bool("json", false, "print one JSON object")
 	method := c.fs.String("method", "auto", `"enum" lists the tours one by one (any board; -limit, -shard), "dp" counts them by frontier dynamic programming (shorter side up to 8; any length), "auto" picks the faster`)
+	allLengths := c.fs.Bool("all-lengths", false, "with -method dp, also count every shorter board along the longer side, in the same pass (R x 1 .. R x C)")
 	free := c.fs.Bool("free", false, "open tours from every square (both ends free), not from one start")
 	memory := c.fs.String("memory", "", "with -method dp, stop before the states take more than this, such as 8G (default: half the machine's memory)")
 	var shard shardFlag
@@ -57,6 +60,8 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return nil, fmt.Errorf("-free counts tours from every square: -start has no meaning")
 		case *free && c.closed:
 			return nil, fmt.Errorf("-free and -closed do not go together: a closed tour has no ends")
+		case *allLengths && *method != "dp":
+			return nil, fmt.Errorf("-all-lengths needs -method dp")
 		case *method == "dp" && (*c.limit > 0 || shard.set()):
 			return nil, fmt.Errorf("-method dp counts everything at once: -limit and -shard need -method enum")
 		}
@@ -102,6 +107,9 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if memLimit > 0 {
 			opts = append(opts, knightstour.WithMemoryLimit(memLimit))
 		}
+		if *allLengths {
+			opts = append(opts, knightstour.WithAllLengths())
+		}
 		if !c.quiet {
 			opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))
 		}
@@ -111,7 +119,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		res.Count, res.Workers, res.Tasks = dp.Tours, dp.Workers, len(dp.States)
-		res.PeakStates, res.PeakBytes, res.States = dp.PeakStates, dp.PeakBytes, dp.States
+		res.PeakStates, res.PeakBytes, res.States, res.ByLength = dp.PeakStates, dp.PeakBytes, dp.States, dp.ByLength
 		res.ElapsedMS = float64(dp.Elapsed) / float64(time.Millisecond)
 	case *free:
 		var opts []knightstour.Option
@@ -151,6 +159,13 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if s.Closed() && rows*cols%2 == 1 {
 		fmt.Fprintln(stdout, "(a closed tour needs an even number of squares: every jump changes colour)")
 		return nil
+	}
+	for k, n := range res.ByLength {
+		r, c := rows, k+1
+		if rows > cols {
+			r, c = k+1, cols
+		}
+		fmt.Fprintf(stdout, "  %dx%d: %v\n", r, c, n)
 	}
 	if res.Method == "dp" {
 		fmt.Fprintf(stdout, "counted by frontier dynamic programming: peak %d states, %.1f MiB, %s ms, %d workers\n",

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math/big"
 	"io"
+	"math/big"
 	"os"
 
 	"github.com/euler1758/knightstour/internal/shard"
