@@ -181,3 +181,34 @@ func BenchmarkWarnsdorff255x256(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(255*256), "ns/square")
 }
+
+// benchDP counts by frontier dynamic programming and reports the states
+// handled per second (summed over the steps), the counter's measure of
+// work, and the peak of its state memory.
+func benchDP(b *testing.B, rows, cols, workers int, want string, opts ...Option) {
+	var res *DPCount
+	for b.Loop() {
+		var err error
+		res, err = CountDP(context.Background(), rows, cols, append(opts, WithWorkers(workers))...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Undirected.String() != want {
+			b.Fatalf("%v undirected, want %s", res.Undirected, want)
+		}
+	}
+	states := 0
+	for _, n := range res.States {
+		states += n
+	}
+	b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+	b.ReportMetric(float64(res.PeakStates), "peak-states")
+	b.ReportMetric(float64(res.PeakBytes)/1e6, "MB-states")
+}
+
+func BenchmarkDP5x8Par2(b *testing.B)       { benchDP(b, 5, 8, 2, "3742739") }
+func BenchmarkDP6x6Par2(b *testing.B)       { benchDP(b, 6, 6, 2, "524486") }
+func BenchmarkDP6x6Seq(b *testing.B)        { benchDP(b, 6, 6, 1, "524486") }
+func BenchmarkDP6x8ClosedPar2(b *testing.B) { benchDP(b, 6, 8, 2, "55488142", WithClosed()) }
+func BenchmarkDP5x8FreePar2(b *testing.B)   { benchDP(b, 5, 8, 2, "18061054", WithFreeEnds()) }
+func BenchmarkDP6x7Par2(b *testing.B)       { benchDP(b, 6, 7, 2, "57968982") }

@@ -38,6 +38,10 @@
 // board, Unique counts them up to the board's symmetries, and TourWriter and
 // ReadTours store very many tours in about a byte per square.
 //
+// To count tours far beyond what can be listed, CountDP counts them by
+// dynamic programming over a frontier of squares (open from a start, with
+// free ends, or closed), exactly and in big integers.
+//
 // For one tour on a large board, Warnsdorff follows Warnsdorff's rule with
 // exact pruning and bounded backtracking, Exists answers from the existence
 // theorems without searching, and WriteSVG draws a tour.

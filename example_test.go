@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 
 	"github.com/euler1758/knightstour"
 )
@@ -144,4 +145,24 @@ func ExampleNewSolver_badInput() {
 	// Output:
 	// true knightstour: invalid board size: 0x4 (both sides must be at least 1)
 	// true knightstour: square off the board: start {3,0} on a 3x4 board
+}
+
+// CountDP counts tours without listing them: here the closed tours of 3x18
+// (Elkies and Knuth's 3 x n sequence), and the tours from the corner of
+// 5x8, 3.7 million, that enumeration would find one by one.
+func ExampleCountDP() {
+	ctx := context.Background()
+	closed, err := knightstour.CountDP(ctx, 3, 18, knightstour.WithClosed())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("3x18 closed tours:", closed.Undirected)
+	open, err := knightstour.CountDP(ctx, 5, 8)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("5x8 tours from the corner:", open.Tours)
+	// Output:
+	// 3x18 closed tours: 147728
+	// 5x8 tours from the corner: 3742739
 }

@@ -93,6 +93,20 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo
 	echo "The shipped binary (\`knightstour queens -workers N 17\`, built with \`cmd/knightstour/default.pgo\`): $cli1 on 1 worker, $cli2 on 2."
 	echo
+	echo "## Counting by frontier dynamic programming (issue 6)"
+	echo
+	echo "\`CountDP\` adds one square at a time and keeps one count per distinct frontier state; its cost follows the states, not the tours. Counts for the whole 3..10 table and rows to 30 are in COUNTS.md (\`go run ./scripts/countsmd\`)."
+	echo
+	echo "| what | target | measured | states per second | peak states | state memory |"
+	echo "|---|---|---|---|---|---|"
+	for b in DP5x8Par2 DP6x6Seq DP6x6Par2 DP6x7Par2 DP6x8ClosedPar2 DP5x8FreePar2; do
+		target=""
+		[ "$b" = DP6x7Par2 ] && target="<= 1 s"
+		echo "| \`$b\` | $target | $(ms $b) | $(awk -v v="$(median $b states/s)" 'BEGIN { printf "%.1f M", v / 1e6 }') | $(median $b peak-states) | $(median $b MB-states) MB |"
+	done
+	echo
+	echo "7x7 from the corner (target <= 60 s) is not reached: its states pass 100 million by square 32 of 49 and outgrow the memory; see COUNTS.md."
+	echo
 	echo "One tour by Warnsdorff's rule on 255x256, the largest board a Tour holds (\`Warnsdorff255x256\`): $(ms Warnsdorff255x256), $(median Warnsdorff255x256 ns/square) ns per square."
 	echo
 	echo "Search speed: $(awk -v x="$(median Count6x6Seq nodes/s)" 'BEGIN { printf "%.1f", x / 1e6 }') M nodes/s and $(awk -v x="$(median Count6x6Seq tours/s)" 'BEGIN { printf "%.2f", x / 1e6 }') M tours/s on one core (6x6)."
