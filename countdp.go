@@ -78,14 +78,9 @@ const (
 // WithMemoryLimit bounds the state tables (ErrMemoryLimit). Counts are
 // exact at any size: they use as many 64-bit words as they need.
 func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, error) {
-	if err := checkSize(rows, cols); err != nil {
+	cfg, err := newConfig(rows, cols, opts)
+	if err != nil {
 		return nil, err
-	}
-	cfg := defaultConfig()
-	for _, opt := range opts {
-		if err := opt(&cfg); err != nil {
-			return nil, err
-		}
 	}
 	res := &DPCount{Rows: rows, Cols: cols, Closed: cfg.closed, Workers: cfg.workers}
 	mode := dpFromStart

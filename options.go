@@ -34,6 +34,20 @@ func defaultConfig() config {
 	return config{order: SeedOrder(), workers: runtime.GOMAXPROCS(0), splitDepth: -1, probe: probeNodes, reduce: true}
 }
 
+// newConfig checks a board's size and applies the options to the defaults.
+func newConfig(rows, cols int, opts []Option) (config, error) {
+	cfg := defaultConfig()
+	if err := checkSize(rows, cols); err != nil {
+		return cfg, err
+	}
+	for _, opt := range opts {
+		if err := opt(&cfg); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}
+
 // WithStart sets the square the knight starts on. The default is the
 // seed's lower-left corner, Coordinate{rows-1, 0}.
 func WithStart(c Coordinate) Option {

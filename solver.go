@@ -32,14 +32,9 @@ type Solver struct {
 // ErrTooLarge, a start off the board ErrOffBoard, and bad options
 // ErrBadMoveOrder or ErrBadOption.
 func NewSolver(rows, cols int, opts ...Option) (*Solver, error) {
-	if err := checkSize(rows, cols); err != nil {
+	cfg, err := newConfig(rows, cols, opts)
+	if err != nil {
 		return nil, err
-	}
-	cfg := defaultConfig()
-	for _, opt := range opts {
-		if err := opt(&cfg); err != nil {
-			return nil, err
-		}
 	}
 	start := Coordinate{rows - 1, 0}
 	if cfg.start != nil {
