@@ -33,8 +33,9 @@ type DPCount struct {
 	// from each end); closed, the tours from any one square, both
 	// directions (Solver.Count with WithClosed).
 	Tours *big.Int
-	// Undirected counts paths (open) or cycles (closed) without start or
-	// direction: with free ends Tours/2, closed Tours/2.
+	// Undirected counts paths (open) or cycles (closed) without direction:
+	// from Start, equal to Tours (a path from a square has one direction);
+	// with free ends and closed, Tours/2.
 	Undirected *big.Int
 	// States holds the number of distinct partial solutions after each
 	// square was added; their maximum is PeakStates.
@@ -201,7 +202,7 @@ func (r *dpRun) run(ctx context.Context) (*big.Int, error) {
 	r.byLength = make([][]uint64, f.l)
 	r.done.Store(0)
 	r.mem.used.Store(0)
-	z := map[dpMode]int{dpFromStart: 1, dpFreeEnds: 2, dpClosed: 0}[r.mode]
+	z := [...]int{dpFromStart: 1, dpFreeEnds: 2, dpClosed: 0}[r.mode] // edges z can give: the start holds one already
 	var a [18]uint8
 	for p := range a {
 		a[p] = slotDone

@@ -122,38 +122,38 @@ func (f *frontier) index(c Coordinate) int {
 	return c.Col*f.w + c.Row
 }
 
+// labeller renames pair labels in order of first appearance, so that
+// equal states get equal keys whatever labels their steps made up.
+type labeller struct {
+	rename [64]uint8
+	next   uint8
+}
+
+func (l *labeller) code(c uint8) uint8 {
+	if c < slotLabel {
+		return c
+	}
+	if l.rename[c] == 0 {
+		l.rename[c] = slotLabel + l.next
+		l.next++
+	}
+	return l.rename[c]
+}
+
 // encode packs window positions 1..slots of a (the window after adding a
-// square) and the z-edges left into a key, renaming the pair labels in
-// order of first appearance so that equal states get equal keys.
-func (f *frontier) encode(a *[18]uint8, zleft int) (key uint64) {
-	var rename [64]uint8
-	next := uint8(slotLabel)
+// square) and the z-state into a key, with the labels renamed.
+func (f *frontier) encode(a *[18]uint8, z int) (key uint64) {
+	var l labeller
 	if f.packed {
 		for p := 1; p <= f.slots; p++ {
-			c := a[p]
-			if c >= slotLabel {
-				if rename[c] == 0 {
-					rename[c] = next
-					next++
-				}
-				c = rename[c]
-			}
-			key |= uint64(c) << (4 * (p - 1))
+			key |= uint64(l.code(a[p])) << (4 * (p - 1))
 		}
-		return key | uint64(zleft)<<(4*f.slots)
+		return key | uint64(z)<<(4*f.slots)
 	}
-	for p := f.slots; p >= 1; p-- { // base 11: labels are named from the far end
-		c := a[p]
-		if c >= slotLabel {
-			if rename[c] == 0 {
-				rename[c] = next
-				next++
-			}
-			c = rename[c]
-		}
-		key = key*11 + uint64(c)
+	for p := f.slots; p >= 1; p-- { // base 11 packs from the far end, so labels are named from there
+		key = key*11 + uint64(l.code(a[p]))
 	}
-	return key + uint64(zleft)*f.pow11
+	return key + uint64(z)*f.pow11
 }
 
 // decode unpacks a key into window positions 0..slots-1 of a and returns
