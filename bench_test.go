@@ -212,3 +212,25 @@ func BenchmarkDP6x6Seq(b *testing.B)        { benchDP(b, 6, 6, 1, "524486") }
 func BenchmarkDP6x8ClosedPar2(b *testing.B) { benchDP(b, 6, 8, 2, "55488142", WithClosed()) }
 func BenchmarkDP5x8FreePar2(b *testing.B)   { benchDP(b, 5, 8, 2, "18061054", WithFreeEnds()) }
 func BenchmarkDP6x7Par2(b *testing.B)       { benchDP(b, 6, 7, 2, "57968982") }
+
+// benchConstruct builds one tour b.N times and reports the time per
+// square; -benchmem's B/op is the memory it allocates, nearly all of it
+// live at the peak (the links, then the tour).
+func benchConstruct(b *testing.B, rows, cols int, opts ...Option) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Construct(context.Background(), rows, cols, opts...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(rows*cols), "ns/square")
+}
+
+func BenchmarkConstruct1000Closed(b *testing.B) { benchConstruct(b, 1000, 1000, WithClosed()) }
+func BenchmarkConstruct1001Open(b *testing.B) {
+	benchConstruct(b, 1001, 1001, WithStart(Coordinate{500, 500}))
+}
+func BenchmarkConstruct10000Closed(b *testing.B) { benchConstruct(b, 10000, 10000, WithClosed()) }
+func BenchmarkConstructStrip4x100000(b *testing.B) {
+	benchConstruct(b, 4, 100_000, WithStart(Coordinate{0, 50_000}))
+}

@@ -42,9 +42,13 @@
 // dynamic programming over a frontier of squares (open from a start, with
 // free ends, or closed), exactly and in big integers.
 //
-// For one tour on a large board, Warnsdorff follows Warnsdorff's rule with
-// exact pruning and bounded backtracking, Exists answers from the existence
-// theorems without searching, and WriteSVG draws a tour.
+// For one tour on a large board, Construct builds one on any board that has
+// one, from any square that can start one, in linear time (blocks with
+// closed tours joined through their ports; an exact frontier search on
+// strips 3 or 4 wide); Warnsdorff follows Warnsdorff's rule with exact
+// pruning and bounded backtracking; FindTour picks between them; Exists
+// answers from the existence theorems without searching; and WriteSVG draws
+// a tour.
 //
 // Every call that can run long takes a context.Context and returns soon
 // after it is cancelled; WithProgress reports how far a search has got.

@@ -166,3 +166,16 @@ func ExampleCountDP() {
 	// 3x18 closed tours: 147728
 	// 5x8 tours from the corner: 3742739
 }
+
+// Construct builds a tour on any board that has one, here a closed tour
+// of a board far beyond what a search could cover, started where asked.
+func ExampleConstruct() {
+	tour, err := knightstour.Construct(context.Background(), 2000, 3000,
+		knightstour.WithClosed(), knightstour.WithStart(knightstour.Coordinate{Row: 1000, Col: 1500}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(tour.Len(), tour.Start(), tour.Closed(), tour.Check())
+	// Output: 6000000 {1000,1500} true <nil>
+}

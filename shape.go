@@ -31,22 +31,25 @@ func SameShape(a, b Tour) bool {
 	if a.rows != b.rows || a.cols != b.cols || a.Len() != b.Len() {
 		return false
 	}
-	return slices.Equal(Canonical(a).squares, Canonical(b).squares)
+	ca, cb := Canonical(a), Canonical(b)
+	return slices.Equal(ca.squares, cb.squares) && slices.Equal(ca.wide, cb.wide)
 }
 
 func canonical(t Tour, cycle bool) Tour {
-	n := len(t.squares)
+	n := t.Len()
 	if n == 0 {
 		return t
 	}
-	best := make([]uint16, n)
-	cand := make([]uint16, n)
-	mapped := make([]uint16, n)
+	// Four bytes a square whatever the board: the result is stored back in
+	// the tour's own width.
+	best := make([]uint32, n)
+	cand := make([]uint32, n)
+	mapped := make([]uint32, n)
 	first := true
 	for _, s := range Symmetries(t.rows, t.cols) {
-		for i := range t.squares {
+		for i := range n {
 			c := s.Apply(t.At(i), t.rows, t.cols)
-			mapped[i] = uint16(c.Row*t.cols + c.Col)
+			mapped[i] = uint32(c.Row*t.cols + c.Col)
 		}
 		// Each reading starts at 0 and goes forwards or backwards: for a
 		// cycle from where square 0 lies, since the smallest sequence
@@ -69,7 +72,14 @@ func canonical(t Tour, cycle bool) Tour {
 			}
 		}
 	}
-	return Tour{t.rows, t.cols, best}
+	if t.wide != nil {
+		return Tour{rows: t.rows, cols: t.cols, wide: best}
+	}
+	sq := make([]uint16, n)
+	for i, v := range best {
+		sq[i] = uint16(v)
+	}
+	return Tour{rows: t.rows, cols: t.cols, squares: sq}
 }
 
 // Unique counts the tours of an R x C board up to the board's symmetries

@@ -154,7 +154,7 @@ func (s *Solver) All(ctx context.Context) iter.Seq2[Tour, error] {
 	return func(yield func(Tour, error) bool) {
 		stopped := false
 		_, err := s.job.walk(ctx, s.cfg.workers, func(path []uint16) bool {
-			if !yield(Tour{s.rows, s.cols, path}, nil) {
+			if !yield(Tour{rows: s.rows, cols: s.cols, squares: path}, nil) {
 				stopped = true
 				return false
 			}

@@ -6,14 +6,17 @@ import (
 )
 
 // Tour is a knight's tour: every square of an R x C board visited once, in
-// order. It stores each square in two bytes, so the values of a Tours
-// collection share one compact array. The zero Tour has no squares.
+// order. It stores each square in two bytes on boards of up to MaxSquares
+// squares, so the values of a Tours collection share one compact array,
+// and in four bytes on the larger boards that Construct builds. The zero
+// Tour has no squares.
 //
 // A Tour handed out while streaming (Solver.All) may share memory with the
 // search and is valid only until the next one arrives: Clone it to keep it.
 type Tour struct {
 	rows, cols int
 	squares    []uint16 // row*cols+col of each square, in visiting order
+	wide       []uint32 // the same, on boards of more than MaxSquares squares
 }
 
 // NewTour checks that path is a knight's tour of an R x C board (see
@@ -26,7 +29,7 @@ func NewTour(rows, cols int, path []Coordinate) (Tour, error) {
 	for i, c := range path {
 		sq[i] = uint16(c.Row*cols + c.Col)
 	}
-	return Tour{rows, cols, sq}, nil
+	return Tour{rows: rows, cols: cols, squares: sq}, nil
 }
 
 // Rows returns the number of rows of the tour's board.
@@ -36,24 +39,32 @@ func (t Tour) Rows() int { return t.rows }
 func (t Tour) Cols() int { return t.cols }
 
 // Len returns the number of squares in the tour.
-func (t Tour) Len() int { return len(t.squares) }
+func (t Tour) Len() int { return len(t.squares) + len(t.wide) }
 
 // At returns the i-th square of the tour, counting from 0.
 func (t Tour) At(i int) Coordinate {
-	s := int(t.squares[i])
+	s := t.index(i)
 	return Coordinate{s / t.cols, s % t.cols}
+}
+
+// index returns the i-th square as row*cols+col.
+func (t Tour) index(i int) int {
+	if t.wide != nil {
+		return int(t.wide[i])
+	}
+	return int(t.squares[i])
 }
 
 // Start returns the first square of the tour.
 func (t Tour) Start() Coordinate { return t.At(0) }
 
 // End returns the last square of the tour.
-func (t Tour) End() Coordinate { return t.At(len(t.squares) - 1) }
+func (t Tour) End() Coordinate { return t.At(t.Len() - 1) }
 
 // Coordinates returns the squares of the tour in order, in a new slice.
 func (t Tour) Coordinates() []Coordinate {
-	out := make([]Coordinate, len(t.squares))
-	for i := range t.squares {
+	out := make([]Coordinate, t.Len())
+	for i := range out {
 		out[i] = t.At(i)
 	}
 	return out
@@ -62,7 +73,7 @@ func (t Tour) Coordinates() []Coordinate {
 // Closed reports whether the last square is a knight's jump from the first,
 // so that the tour can be walked as a cycle. A one-square tour is not closed.
 func (t Tour) Closed() bool {
-	if len(t.squares) < 2 {
+	if t.Len() < 2 {
 		return false
 	}
 	a, b := t.Start(), t.End()
@@ -71,6 +82,10 @@ func (t Tour) Closed() bool {
 
 // Clone returns a copy of t that shares no memory with it.
 func (t Tour) Clone() Tour {
+	if t.wide != nil {
+		t.wide = append([]uint32(nil), t.wide...)
+		return t
+	}
 	t.squares = append([]uint16(nil), t.squares...)
 	return t
 }
@@ -78,8 +93,8 @@ func (t Tour) Clone() Tour {
 // Board returns the tour as a grid of move numbers, 1 for the first square.
 func (t Tour) Board() *Board {
 	b := &Board{rows: t.rows, cols: t.cols, cells: make([]int, t.rows*t.cols)}
-	for i, s := range t.squares {
-		b.cells[s] = i + 1
+	for i := range t.Len() {
+		b.cells[t.index(i)] = i + 1
 	}
 	return b
 }
@@ -88,8 +103,8 @@ func (t Tour) Board() *Board {
 // "{2,0} {1,2} {0,0} ...".
 func (t Tour) String() string {
 	var sb strings.Builder
-	sb.Grow(len(t.squares) * 7)
-	for i := range t.squares {
+	sb.Grow(t.Len() * 7)
+	for i := range t.Len() {
 		if i > 0 {
 			sb.WriteByte(' ')
 		}
@@ -149,4 +164,35 @@ func Validate(rows, cols int, path []Coordinate) (closed bool, err error) {
 		t.squares[i] = uint16(c.Row*cols + c.Col)
 	}
 	return t.Closed(), nil
+}
+
+// Check verifies that t visits every square of its board once by knight's
+// jumps, with about one bit of memory a square, so it can check the tours
+// of boards too large for Validate's list of coordinates. A tour that is
+// not one gives a *TourError.
+func (t Tour) Check() error {
+	n := t.rows * t.cols
+	if t.Len() != n || n == 0 {
+		return &TourError{-1, fmt.Sprintf("%d squares, a %dx%d board has %d", t.Len(), t.rows, t.cols, n)}
+	}
+	seen := make([]uint64, (n+63)/64)
+	prev := -1
+	for i := range n {
+		s := t.index(i)
+		if s < 0 || s >= n {
+			return &TourError{i, fmt.Sprintf("square %d is off the board", s)}
+		}
+		if seen[s/64]&(1<<(s%64)) != 0 {
+			return &TourError{i, fmt.Sprintf("%v is visited twice", t.At(i))}
+		}
+		seen[s/64] |= 1 << (s % 64)
+		if prev >= 0 {
+			dr, dc := s/t.cols-prev/t.cols, s%t.cols-prev%t.cols
+			if !(Move{dr, dc}).isKnight() {
+				return &TourError{i, fmt.Sprintf("%v to %v is not a knight's jump", t.At(i-1), t.At(i))}
+			}
+		}
+		prev = s
+	}
+	return nil
 }

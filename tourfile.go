@@ -58,7 +58,7 @@ func (tw *TourWriter) Write(t Tour) error {
 	if err := tw.header(); err != nil {
 		return err
 	}
-	tw.line = strconv.AppendInt(tw.line[:0], int64(t.squares[0]), 10)
+	tw.line = strconv.AppendInt(tw.line[:0], int64(t.index(0)), 10)
 	tw.line = append(tw.line, ':')
 	prev := t.At(0)
 	for i := 1; i < t.Len(); i++ {

@@ -54,7 +54,7 @@ func (ts *Tours) Len() int {
 func (ts *Tours) At(i int) Tour {
 	n := ts.rows * ts.cols
 	b, j := ts.blocks[i/ts.perBlock], i%ts.perBlock
-	return Tour{ts.rows, ts.cols, b[j*n : (j+1)*n : (j+1)*n]}
+	return Tour{rows: ts.rows, cols: ts.cols, squares: b[j*n : (j+1)*n : (j+1)*n]}
 }
 
 // All iterates over the tours with their indices, in order.

@@ -62,7 +62,7 @@ func Warnsdorff(ctx context.Context, rows, cols int, opts ...Option) (Tour, Warn
 	st.Elapsed = time.Since(begin)
 	switch {
 	case path != nil:
-		return Tour{rows, cols, path}, st, nil
+		return Tour{rows: rows, cols: cols, squares: path}, st, nil
 	case stop.Load():
 		return Tour{}, st, ctx.Err()
 	case st.Nodes >= budget:
@@ -185,19 +185,36 @@ func (w *warnsdorff) find(prefix []uint16, budget uint64) ([]uint16, WarnsdorffS
 	}
 }
 
-// FindTour finds one tour (closed with WithClosed) on any board the Solver
-// takes, choosing the method: the exact search (the first tour in move
+// FindTour finds one tour (closed with WithClosed) on any board, choosing
+// the method: Construct on boards of more than MaxSquares squares, and
+// otherwise the exact search (the first tour in move
 // order, with the solver's pruning) first on boards of up to 64 squares and
 // on strips 3 or 4 squares wide, where it is fast and Warnsdorff's rule
 // stumbles; Warnsdorff's rule first elsewhere; each within a node budget,
 // and the other method if it gives up; a closed tour it cannot find from
 // the start square it looks for from the corners and the centre, and starts
-// where asked. It returns the tour and the method that found it ("search"
-// or "warnsdorff"). ErrNoTour comes at once where the theorems or the
-// colour argument rule a tour out, and after a search where a search
-// proves it (some start squares of 3 x n and 4 x n boards); ErrGaveUp if
-// every try ran out of budget.
+// where asked. If every try runs out of budget it builds the tour with
+// Construct, which never gives up. It returns the tour and the method that
+// found it ("search", "warnsdorff" or "construct"). ErrNoTour comes at
+// once where the theorems or the colour argument rule a tour out, and
+// after a search where a search proves it (some start squares of 3 x n and
+// 4 x n boards).
 func FindTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, string, error) {
+	if rows > 0 && cols > 0 && rows*cols > MaxSquares {
+		t, err := Construct(ctx, rows, cols, opts...)
+		return t, "construct", err
+	}
+	t, m, err := findTour(ctx, rows, cols, opts...)
+	if errors.Is(err, ErrGaveUp) {
+		// The construction is exact: its "no tour" is the answer too.
+		t, err := Construct(ctx, rows, cols, opts...)
+		return t, "construct", err
+	}
+	return t, m, err
+}
+
+// findTour is FindTour without the construction.
+func findTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, string, error) {
 	s, err := NewSolver(rows, cols, opts...)
 	if err != nil {
 		return Tour{}, "", err
@@ -229,7 +246,7 @@ func FindTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, string
 		if err != nil {
 			return Tour{}, err
 		}
-		out := Tour{rows, cols, make([]uint16, len(t.squares))}
+		out := Tour{rows: rows, cols: cols, squares: make([]uint16, len(t.squares))}
 		for i := range t.squares {
 			c := sym.Apply(t.At(i), R, C)
 			if rows > cols {
@@ -257,7 +274,7 @@ func FindTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, string
 		if from == s.start {
 			continue
 		}
-		t, m, err := FindTour(ctx, rows, cols, append(opts, WithStart(from), withoutRetry())...)
+		t, m, err := findTour(ctx, rows, cols, append(opts, WithStart(from), withoutRetry())...)
 		if err == nil {
 			return t.rotateTo(s.start), m, nil
 		}
@@ -297,7 +314,7 @@ func (t Tour) rotateTo(c Coordinate) Tour {
 	at := slices.Index(t.squares, uint16(c.Row*t.cols+c.Col))
 	sq := make([]uint16, 0, len(t.squares))
 	sq = append(append(sq, t.squares[at:]...), t.squares[:at]...)
-	return Tour{t.rows, t.cols, sq}
+	return Tour{rows: t.rows, cols: t.cols, squares: sq}
 }
 
 // findBudget is the node budget of each of FindTour's methods: a few

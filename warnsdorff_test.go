@@ -91,8 +91,8 @@ func TestWarnsdorffInput(t *testing.T) {
 // TestFindTour asks for a tour from the corner of every board up to 30x30,
 // open and closed: every answer must be a valid tour from that corner
 // (closed when asked), boards without tours must get ErrNoTour, and all
-// others must succeed but closed 3x30 (and 30x3), where both methods run
-// out of budget.
+// others must succeed: closed 3x30 (and 30x3), where both searches run out
+// of budget, by the construction.
 func TestFindTour(t *testing.T) {
 	maxSide := 30
 	switch {
@@ -121,9 +121,8 @@ func TestFindTour(t *testing.T) {
 					if verr != nil || closed && !isClosed || tour.Start() != start {
 						t.Errorf("%s (%s): %v, closed %v, start %v", name, method, verr, isClosed, tour.Start())
 					}
-				case closed && min(rows, cols) == 3 && max(rows, cols) == 30:
-					if !errors.Is(err, ErrGaveUp) {
-						t.Errorf("%s: %v, want ErrGaveUp", name, err)
+					if closed && min(rows, cols) == 3 && max(rows, cols) == 30 && method != "construct" {
+						t.Errorf("%s: found by %s; the searches used to give up here", name, method)
 					}
 				default:
 					t.Errorf("%s: %v", name, err)

@@ -30,6 +30,14 @@ echo "timing the binary on n = 17" >&2
 cli1=$(cli 1)
 cli2=$(cli 2)
 
+# The peak memory of a whole process building a 10,000 x 10,000 tour.
+echo "measuring tour 10000x10000" >&2
+if [ -x /usr/bin/time ]; then
+	rss=$(/usr/bin/time -f '%M' "$bin" tour -method construct 10000x10000 2>&1 >/dev/null | tail -1 | awk '{ printf "%.0f MB", $1 / 1024 }')
+else
+	rss="n/a (no /usr/bin/time)"
+fi
+
 # median VALUE of UNIT over the runs of benchmark NAME
 median() {
 	awk -v name="$1" -v unit="$2" '
@@ -106,6 +114,21 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	done
 	echo
 	echo "7x7 from the corner (target <= 60 s) is not reached: its states pass 100 million by square 32 of 49 and outgrow the memory; see COUNTS.md."
+	echo
+	echo "## One tour on any board (issue 4)"
+	echo
+	echo "\`Construct\` joins blocks' cycles through their ports (and searches strips 3 or 4 wide along a frontier); time and memory grow linearly with the squares."
+	echo
+	echo "| what | target | measured | ns per square | allocated |"
+	echo "|---|---|---|---|---|"
+	for b in Construct1000Closed Construct1001Open Construct10000Closed ConstructStrip4x100000; do
+		target=""
+		[ "$b" = Construct1000Closed ] && target="<= 100 ms"
+		[ "$b" = Construct10000Closed ] && target="<= 15 s, <= 2 GB"
+		echo "| \`$b\` | $target | $(ms $b) | $(median $b ns/square) | $(awk -v v="$(median $b B/op)" 'BEGIN { printf "%.0f MB", v / 1e6 }') |"
+	done
+	echo
+	echo "Peak resident memory of the whole process for \`knightstour tour -method construct 10000x10000\`: $rss."
 	echo
 	echo "One tour by Warnsdorff's rule on 255x256, the largest board a Tour holds (\`Warnsdorff255x256\`): $(ms Warnsdorff255x256), $(median Warnsdorff255x256 ns/square) ns per square."
 	echo

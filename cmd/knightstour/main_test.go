@@ -409,9 +409,21 @@ func TestTour(t *testing.T) {
 	if code, _, errOut := runArgs(t, "tour", "-closed", "5x5"); code != exitFail || !strings.Contains(errOut, "no closed tour exists on a 5x5 board") || strings.Count(errOut, "knightstour:") != 1 {
 		t.Errorf("tour -closed 5x5: exit %d, %q", code, errOut)
 	}
-	for _, m := range []string{"construct", "magic"} {
-		if code, _, _ := runArgs(t, "tour", "-method", m, "8x8"); code != exitUsage {
-			t.Errorf("-method %s: exit %d", m, code)
+	if code, _, _ := runArgs(t, "tour", "-method", "magic", "8x8"); code != exitUsage {
+		t.Errorf("-method magic: exit %d", code)
+	}
+	code, out, _ = runArgs(t, "tour", "-method", "construct", "-closed", "-start", "{3,5}", "8x8")
+	if code != exitOK || !strings.Contains(out, "closed tour of 8x8 from {3,5}") || !strings.Contains(out, "guaranteed construction") || strings.Count(out, "\n") != 9 {
+		t.Errorf("tour -method construct 8x8: exit %d, %s", code, out)
+	}
+	// Beyond the solvers' 65,536 squares auto constructs.
+	code, out, _ = runArgs(t, "tour", "-start", "{1,1}", "1001x999")
+	if code != exitOK || !strings.Contains(out, "open tour of 1001x999 from {1,1}") || strings.Count(out, "\n") != 1 {
+		t.Errorf("tour 1001x999: exit %d, %s", code, out)
+	}
+	for _, args := range [][]string{{"-svg", filepath.Join(dir, "big.svg"), "2000x2000"}, {"-start", "{1,15}", "4x30"}} {
+		if code, _, errOut := runArgs(t, append([]string{"tour"}, args...)...); code == exitOK {
+			t.Errorf("tour %v: exit %d, %s", args, code, errOut)
 		}
 	}
 }

@@ -10,11 +10,11 @@ import (
 	"github.com/euler1758/knightstour"
 )
 
-// runTour finds one tour on any board up to the solvers' limit, prints it
-// (a board for small sizes, a summary for large ones) and can draw it.
+// runTour finds one tour on any board, prints it (a board for small sizes,
+// a summary for large ones) and can draw it.
 func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := newCommon("tour", "knightstour tour [flags] RxC", stderr)
-	method := c.fs.String("method", "auto", "auto (search or Warnsdorff, whichever suits the board, the other if it gives up), warnsdorff, or search (the first tour in move order)")
+	method := c.fs.String("method", "auto", "auto (search or Warnsdorff, whichever suits the board, the construction if both give up or the board has more than 65536 squares), construct (guaranteed, linear time, any size), warnsdorff, or search (the first tour in move order)")
 	svgFile := c.fs.String("svg", "", "also draw the tour as an SVG picture in this file")
 	numbers := c.fs.Bool("numbers", false, "with -svg: write the move numbers in the squares")
 	rows, cols, opts, err := c.parse(args, "")
@@ -22,11 +22,15 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	switch *method {
-	case "auto", "warnsdorff", "search":
-	case "construct":
-		return usageError{fmt.Errorf("-method construct: the guaranteed construction is not built yet; use auto"), c.hint()}
+	case "auto", "construct", "warnsdorff", "search":
 	default:
-		return usageError{fmt.Errorf("-method %q: want auto, warnsdorff or search", *method), c.hint()}
+		return usageError{fmt.Errorf("-method %q: want auto, construct, warnsdorff or search", *method), c.hint()}
+	}
+	if *method == "auto" && rows*cols > knightstour.MaxSquares {
+		*method = "construct"
+	}
+	if *svgFile != "" && rows*cols > maxDrawn {
+		return usageError{fmt.Errorf("-svg: %dx%d is too large to draw (more than %d squares)", rows, cols, maxDrawn), c.hint()}
 	}
 	if !knightstour.Exists(rows, cols, c.closed) {
 		return fmt.Errorf("no %s tour exists on a %dx%d board", map[bool]string{true: "closed", false: "open"}[c.closed], rows, cols)
@@ -40,7 +44,12 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if tour, m, err = knightstour.FindTour(ctx, rows, cols, opts...); err != nil {
 			return usageErrorIf(err, c)
 		}
-		summary = map[string]string{"search": "exact search", "warnsdorff": "Warnsdorff's rule"}[m]
+		summary = map[string]string{"search": "exact search", "warnsdorff": "Warnsdorff's rule", "construct": "guaranteed construction"}[m]
+	case "construct":
+		if tour, err = knightstour.Construct(ctx, rows, cols, opts...); err != nil {
+			return usageErrorIf(err, c)
+		}
+		summary = "guaranteed construction"
 	case "search":
 		s, err := knightstour.NewSolver(rows, cols, opts...)
 		if err != nil {
@@ -65,7 +74,7 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if tour.Closed() {
 		kind = "closed"
 	}
-	fmt.Fprintf(stdout, "%s tour of %dx%d from %v to %v: %s, %s ms\n", kind, rows, cols, tour.Start(), tour.End(), summary, millis(elapsed))
+	fmt.Fprintf(stdout, "%s tour of %dx%d from %v to %v: %s, %s ms (%.1f ns a square)\n", kind, rows, cols, tour.Start(), tour.End(), summary, millis(elapsed), float64(elapsed.Nanoseconds())/float64(rows*cols))
 	if *svgFile != "" {
 		f, err := os.Create(*svgFile)
 		if err != nil {
@@ -79,3 +88,7 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	return nil
 }
+
+// maxDrawn is the largest board tour -svg draws: a picture of a million
+// squares is already some 15 MB.
+const maxDrawn = 1_000_000

@@ -1,0 +1,116 @@
+package knightstour
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// MaxConstructSquares is the largest board Construct builds a tour on. It
+// needs eight bytes a square while it works (the links of the tour, then
+// the tour itself in four), so the limit is 8 GiB of memory.
+const MaxConstructSquares = 1 << 30
+
+// Construct builds one tour of an R x C board (closed with WithClosed) from
+// the start square (WithStart; the default is the lower-left corner),
+// wherever such a tour exists, in time and memory linear in the number of
+// squares: a 1000x1000 board takes milliseconds and 10,000 x 10,000 a few
+// seconds. Unlike Warnsdorff and FindTour it never gives up.
+//
+// On boards whose sides are both at least 5 it cuts the board into blocks
+// of 5 to 11 squares a side and gives each block a closed tour that uses
+// four chosen jumps near the middles of its sides, its ports; then it
+// joins the blocks' cycles into one, two at a time: where a port of one
+// block faces a port of the next, the two jumps and two jumps across the
+// border form a square of four jumps, and swapping the first pair for the
+// second joins the cycles (after Parberry 1997, with ports of our own).
+// The blocks' tours are found by a search on the block, once for each size.
+// An open tour on a board with closed tours is a closed one cut at the
+// start. On a board with an odd number of squares, which has no closed
+// tour, the block that holds the start gets an odd size and a path from
+// the start instead of a cycle, and the other blocks join it the same way.
+// Boards 3 or 4 squares wide are strips, where Construct uses an exact
+// frontier search that runs along the strip (see WithClosed for which
+// boards have tours).
+//
+// A board or start square without tours gives ErrNoTour at once, or after
+// the search of a small board proves it. Options other than WithStart and
+// WithClosed do not apply. Boards of more than MaxConstructSquares squares
+// give ErrTooLarge.
+func Construct(ctx context.Context, rows, cols int, opts ...Option) (Tour, error) {
+	if rows < 1 || cols < 1 {
+		return Tour{}, fmt.Errorf("%w: %dx%d (both sides must be at least 1)", ErrBadSize, rows, cols)
+	}
+	if rows > MaxConstructSquares || cols > MaxConstructSquares || rows*cols > MaxConstructSquares {
+		return Tour{}, fmt.Errorf("%w: %dx%d has more than %d squares", ErrTooLarge, rows, cols, MaxConstructSquares)
+	}
+	cfg := defaultConfig()
+	for _, opt := range opts {
+		if err := opt(&cfg); err != nil {
+			return Tour{}, err
+		}
+	}
+	start := Coordinate{rows - 1, 0}
+	if cfg.start != nil {
+		start = *cfg.start
+	}
+	if !start.Contains(rows, cols) {
+		return Tour{}, fmt.Errorf("%w: start %v on a %dx%d board", ErrOffBoard, start, rows, cols)
+	}
+	noTour := fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kind(cfg.closed), rows, cols, start)
+	if !Exists(rows, cols, cfg.closed) || !StartPossible(rows, cols, start, cfg.closed) {
+		return Tour{}, noTour
+	}
+	if err := ctx.Err(); err != nil {
+		return Tour{}, err
+	}
+	if rows*cols == 1 {
+		return Tour{rows: 1, cols: 1, squares: []uint16{0}}, nil
+	}
+	if min(rows, cols) < 5 {
+		return constructStrip(ctx, rows, cols, start, cfg.closed)
+	}
+	l, err := planBlocks(rows, cols, start)
+	if err != nil {
+		return Tour{}, err
+	}
+	if l == nil {
+		return Tour{}, noTour
+	}
+	next, err := l.link(ctx)
+	if err != nil {
+		return Tour{}, err
+	}
+	return walk(ctx, rows, cols, next, start)
+}
+
+// walk follows the links from start and returns the squares in order:
+// all of them around a cycle, or up to the end of a path.
+func walk(ctx context.Context, rows, cols int, next []uint32, start Coordinate) (Tour, error) {
+	n := rows * cols
+	t := Tour{rows: rows, cols: cols}
+	if n <= MaxSquares {
+		t.squares = make([]uint16, n)
+	} else {
+		t.wide = make([]uint32, n)
+	}
+	s := uint32(start.Row*cols + start.Col)
+	for i := range n {
+		if s == noLink {
+			return Tour{}, fmt.Errorf("knightstour: internal error: the constructed path ends after %d of %d squares", i, n)
+		}
+		if t.wide != nil {
+			t.wide[i] = s
+		} else {
+			t.squares[i] = uint16(s)
+		}
+		s = next[s]
+		if i%(1<<22) == 0 && ctx.Err() != nil {
+			return Tour{}, ctx.Err()
+		}
+	}
+	return t, nil
+}
+
+// noLink marks the end of a path in a table of links.
+const noLink = math.MaxUint32

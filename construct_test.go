@@ -1,0 +1,208 @@
+package knightstour
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// constructOpts returns the options for a tour from start, closed or not.
+func constructOpts(start Coordinate, closed bool) []Option {
+	opts := []Option{WithStart(start)}
+	if closed {
+		opts = append(opts, WithClosed())
+	}
+	return opts
+}
+
+// checkConstructed checks that Construct's answer for an R x C board from
+// start is a tour of the kind asked for, from there.
+func checkConstructed(t *testing.T, rows, cols int, start Coordinate, closed bool, tour Tour) {
+	t.Helper()
+	if err := tour.Check(); err != nil {
+		t.Errorf("%dx%d from %v: %v", rows, cols, start, err)
+		return
+	}
+	if tour.Rows() != rows || tour.Cols() != cols || tour.Start() != start || closed && !tour.Closed() {
+		t.Errorf("%dx%d from %v closed=%v: got a %dx%d tour from %v, closed=%v", rows, cols, start, closed, tour.Rows(), tour.Cols(), tour.Start(), tour.Closed())
+	}
+}
+
+// TestConstructBlocks builds a tour from every square of every board from
+// 5x5 to 16x16, open and closed, and from a sample of squares on the
+// boards up to 30x30. Where the colour argument and Schwenk's theorem allow
+// a tour, Construct must find one: on these boards the theorems are exact.
+func TestConstructBlocks(t *testing.T) {
+	ctx := context.Background()
+	for rows := 5; rows <= 30; rows++ {
+		for cols := 5; cols <= 30; cols++ {
+			for _, closed := range []bool{false, true} {
+				var starts []Coordinate
+				if rows <= 16 && cols <= 16 {
+					for r := range rows {
+						for c := range cols {
+							starts = append(starts, Coordinate{r, c})
+						}
+					}
+				} else {
+					starts = []Coordinate{{rows - 1, 0}, {0, 0}, {rows / 2, cols / 2}, {rows / 2, cols/2 + 1}, {1, 2}, {rows - 3, cols - 2}}
+				}
+				for _, start := range starts {
+					tour, err := Construct(ctx, rows, cols, constructOpts(start, closed)...)
+					want := Exists(rows, cols, closed) && StartPossible(rows, cols, start, closed)
+					switch {
+					case want && err != nil:
+						t.Errorf("%dx%d from %v closed=%v: %v", rows, cols, start, closed, err)
+					case !want && !errors.Is(err, ErrNoTour):
+						t.Errorf("%dx%d from %v closed=%v: got %v, want ErrNoTour", rows, cols, start, closed, err)
+					case want:
+						checkConstructed(t, rows, cols, start, closed, tour)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestConstructStrips checks the frontier search on boards 1 to 4 squares
+// wide: from every square up to length 8 (both ways round) and from a
+// sample of squares up to length 30, a tour exactly when CountDP, a
+// separate count, finds tours from that square.
+func TestConstructStrips(t *testing.T) {
+	ctx := context.Background()
+	for h := 1; h <= 4; h++ {
+		for n := 1; n <= 30; n++ {
+			for _, closed := range []bool{false, true} {
+				for _, turned := range []bool{false, true} {
+					rows, cols := h, n
+					if turned {
+						rows, cols = n, h
+					}
+					var starts []Coordinate
+					if n <= 8 {
+						for r := range rows {
+							for c := range cols {
+								starts = append(starts, Coordinate{r, c})
+							}
+						}
+					} else if !turned || n <= 12 {
+						starts = []Coordinate{{rows - 1, 0}, {0, 0}, {rows / 2, cols / 2}, {1, 2}}
+					}
+					for _, start := range starts {
+						if !start.Contains(rows, cols) {
+							continue
+						}
+						name := fmt.Sprintf("%dx%d from %v closed=%v", rows, cols, start, closed)
+						tour, err := Construct(ctx, rows, cols, constructOpts(start, closed)...)
+						if err != nil && !errors.Is(err, ErrNoTour) {
+							t.Errorf("%s: %v", name, err)
+							continue
+						}
+						var want bool
+						if closed {
+							want = Exists(rows, cols, true)
+						} else if rows*cols <= MaxSquares {
+							res, cerr := CountDP(ctx, rows, cols, WithStart(start), WithWorkers(1))
+							if cerr != nil {
+								t.Fatalf("%s: CountDP: %v", name, cerr)
+							}
+							want = res.Tours.Sign() > 0
+						}
+						if (err == nil) != want {
+							t.Errorf("%s: Construct says %v, want a tour: %v", name, err, want)
+						}
+						if err == nil {
+							checkConstructed(t, rows, cols, start, closed, tour)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestConstructLarge builds tours on boards beyond the 65,536 squares of
+// the other methods, of every kind of plan: even, odd, long strips.
+func TestConstructLarge(t *testing.T) {
+	cases := []struct {
+		rows, cols int
+		start      Coordinate
+		closed     bool
+	}{
+		{1000, 1000, Coordinate{999, 0}, true},
+		{1000, 1000, Coordinate{500, 317}, false},
+		{1001, 999, Coordinate{500, 500}, false},
+		{997, 1003, Coordinate{0, 0}, false},
+		{300, 1001, Coordinate{123, 456}, true},
+		{3, 100_000, Coordinate{1, 50_000}, true},
+		{100_001, 3, Coordinate{0, 2}, false},
+		{4, 50_000, Coordinate{0, 25_000}, false},
+		{5, 30_001, Coordinate{2, 15_000}, false},
+	}
+	if testing.Short() {
+		cases = cases[:2]
+	}
+	for _, c := range cases {
+		tour, err := Construct(context.Background(), c.rows, c.cols, constructOpts(c.start, c.closed)...)
+		if err != nil {
+			t.Errorf("%dx%d from %v: %v", c.rows, c.cols, c.start, err)
+			continue
+		}
+		checkConstructed(t, c.rows, c.cols, c.start, c.closed, tour)
+	}
+}
+
+func TestConstructErrors(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name       string
+		ctx        context.Context
+		rows, cols int
+		opts       []Option
+		want       error
+	}{
+		{"zero rows", context.Background(), 0, 5, nil, ErrBadSize},
+		{"negative cols", context.Background(), 5, -1, nil, ErrBadSize},
+		{"too large", context.Background(), 1 << 16, 1 << 15, nil, ErrTooLarge},
+		{"start off the board", context.Background(), 8, 8, []Option{WithStart(Coordinate{8, 0})}, ErrOffBoard},
+		{"no tours on 2xn", context.Background(), 2, 9, nil, ErrNoTour},
+		{"no closed tour on 4xn", context.Background(), 4, 9, []Option{WithClosed()}, ErrNoTour},
+		{"no closed tour on an odd board", context.Background(), 7, 9, []Option{WithClosed()}, ErrNoTour},
+		{"odd board, wrong colour", context.Background(), 9, 9, []Option{WithStart(Coordinate{0, 1})}, ErrNoTour},
+		{"strip start with no tour", context.Background(), 4, 30, []Option{WithStart(Coordinate{1, 15})}, ErrNoTour},
+		{"bad option", context.Background(), 8, 8, []Option{WithWorkers(0)}, ErrBadOption},
+		{"cancelled", cancelled, 1000, 1000, nil, context.Canceled},
+		{"cancelled strip", cancelled, 4, 1000, nil, context.Canceled},
+	}
+	for _, c := range cases {
+		_, err := Construct(c.ctx, c.rows, c.cols, c.opts...)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+// TestCheckFindsFaults shows Tour.Check catching a jump that is not a
+// knight's, a missing square and a square visited twice on a large tour.
+func TestCheckFindsFaults(t *testing.T) {
+	good, err := Construct(context.Background(), 300, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := good.Check(); err != nil {
+		t.Fatal(err)
+	}
+	bad := good.Clone()
+	bad.wide[10], bad.wide[11] = bad.wide[11], bad.wide[10]
+	short := good.Clone()
+	short.wide = short.wide[:len(short.wide)-1]
+	twice := good.Clone()
+	twice.wide[5] = twice.wide[3]
+	for name, tour := range map[string]Tour{"swapped": bad, "short": short, "twice": twice} {
+		if err := tour.Check(); !errors.Is(err, ErrInvalidTour) {
+			t.Errorf("%s: Check says %v", name, err)
+		}
+	}
+}
