@@ -30,13 +30,15 @@ const MaxConstructSquares = 1 << 30
 // tour, the block that holds the start gets an odd size and a path from
 // the start instead of a cycle, and the other blocks join it the same way.
 // Boards 3 or 4 squares wide are strips, where Construct uses an exact
-// frontier search that runs along the strip (see WithClosed for which
-// boards have tours).
+// frontier search that runs along the strip; it is the only method that
+// finds where on such a strip a tour can start.
 //
-// A board or start square without tours gives ErrNoTour at once, or after
-// the search of a small board proves it. Options other than WithStart and
-// WithClosed do not apply. Boards of more than MaxConstructSquares squares
-// give ErrTooLarge.
+// A board or start square without tours gives ErrNoTour: at once where
+// Exists or StartPossible rule it out, else after the exact search of a
+// strip or of a board small enough to be one block proves it. WithWorkers
+// sets how many goroutines lay the blocks' tours out (the result does not
+// depend on it); other options besides WithStart and WithClosed do not
+// apply. Boards of more than MaxConstructSquares squares give ErrTooLarge.
 func Construct(ctx context.Context, rows, cols int, opts ...Option) (Tour, error) {
 	if rows < 1 || cols < 1 {
 		return Tour{}, fmt.Errorf("%w: %dx%d (both sides must be at least 1)", ErrBadSize, rows, cols)
@@ -77,7 +79,7 @@ func Construct(ctx context.Context, rows, cols int, opts ...Option) (Tour, error
 	if l == nil {
 		return Tour{}, noTour
 	}
-	next, err := l.link(ctx)
+	next, err := l.link(ctx, cfg.workers)
 	if err != nil {
 		return Tour{}, err
 	}

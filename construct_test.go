@@ -78,12 +78,16 @@ func TestConstructBlocks(t *testing.T) {
 
 // TestConstructStrips checks the frontier search on boards 1 to 4 squares
 // wide: from every square up to length 8 (both ways round) and from a
-// sample of squares up to length 30, a tour exactly when CountDP, a
+// sample of squares up to length 30 (14 with -short or -race), a tour exactly when CountDP, a
 // separate count, finds tours from that square.
 func TestConstructStrips(t *testing.T) {
 	ctx := context.Background()
+	longest := 30
+	if testing.Short() || raceEnabled {
+		longest = 14
+	}
 	for h := 1; h <= 4; h++ {
-		for n := 1; n <= 30; n++ {
+		for n := 1; n <= longest; n++ {
 			for _, closed := range []bool{false, true} {
 				for _, turned := range []bool{false, true} {
 					rows, cols := h, n

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 
 	"golang.org/x/sync/errgroup"
@@ -331,7 +330,7 @@ func anyParts(n int) []int {
 // link writes the tour as a table of links, next[square] being the square
 // after it (noLink after the end of a path): each block's tour, turned the
 // way the joins need, then the joins.
-func (p *blockPlan) link(ctx context.Context) ([]uint32, error) {
+func (p *blockPlan) link(ctx context.Context, workers int) ([]uint32, error) {
 	rowAt, colAt := offsets(p.rowParts), offsets(p.colParts)
 	tour := func(i, j int) *blockTour { return p.tours[i][j] }
 	// The joins form a tree: along every band of blocks, and down the
@@ -361,7 +360,7 @@ func (p *blockPlan) link(ctx context.Context) ([]uint32, error) {
 
 	next := make([]uint32, p.rows*p.cols)
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
+	g.SetLimit(workers)
 	for i := range nr {
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
