@@ -530,27 +530,31 @@ func follow(r stretch, ways []map[uint64]via, target uint64, choices []uint8) ui
 	return target
 }
 
-// tour turns the chosen jumps into the tour from start.
+// tour turns the chosen jumps into the tour from start. A square's jumps
+// are those its own choice made to earlier squares and those the choices
+// of later squares made to it, so the walk needs no other table: a byte a
+// square besides the tour.
 func (s *strip) tour(choices []uint8, start Coordinate) (Tour, error) {
-	adj := make([][2]int32, s.n)
-	for k := range adj {
-		adj[k] = [2]int32{-1, -1}
-	}
-	link := func(a, b int) {
-		for _, e := range [][2]int{{a, b}, {b, a}} {
-			if adj[e[0]][0] < 0 {
-				adj[e[0]][0] = int32(e[1])
-			} else {
-				adj[e[0]][1] = int32(e[1])
-			}
-		}
-	}
-	for k, c := range choices {
+	jumps := func(k int) (out [2]int) {
+		out, n := [2]int{-1, -1}, 0
 		for i, u := range s.back(k) {
-			if c&(1<<i) != 0 {
-				link(k, u)
+			if choices[k]&(1<<i) != 0 && n < 2 {
+				out[n], n = u, n+1
 			}
 		}
+		a, p := k%s.h, k/s.h
+		for _, d := range [4][2]int{{-2, 1}, {2, 1}, {-1, 2}, {1, 2}} {
+			aa, pp := a+d[0], p+d[1]
+			if aa < 0 || aa >= s.h || pp >= s.length {
+				continue
+			}
+			q := pp*s.h + aa
+			back := s.back(q)
+			if i := slices.Index(back[:], k); i >= 0 && choices[q]&(1<<i) != 0 && n < 2 {
+				out[n], n = q, n+1
+			}
+		}
+		return out
 	}
 	t := Tour{rows: s.rows, cols: s.cols}
 	if s.n <= MaxSquares {
@@ -558,17 +562,18 @@ func (s *strip) tour(choices []uint8, start Coordinate) (Tour, error) {
 	} else {
 		t.wide = make([]uint32, 0, s.n)
 	}
-	prev, cur := int32(-1), int32(s.index(start))
+	prev, cur := -1, s.index(start)
 	for i := 0; cur >= 0 && i < s.n; i++ {
-		c := s.coord(int(cur))
+		c := s.coord(cur)
 		if sq := c.Row*s.cols + c.Col; t.wide != nil {
 			t.wide = append(t.wide, uint32(sq))
 		} else {
 			t.squares = append(t.squares, uint16(sq))
 		}
-		nxt := adj[cur][0]
+		j := jumps(cur)
+		nxt := j[0]
 		if nxt == prev || nxt < 0 {
-			nxt = adj[cur][1]
+			nxt = j[1]
 		}
 		prev, cur = cur, nxt
 	}
