@@ -186,16 +186,16 @@ func (w *warnsdorff) find(prefix []uint16, budget uint64) ([]uint16, WarnsdorffS
 }
 
 // FindTour finds one tour (closed with WithClosed) on any board, choosing
-// the method: Construct on boards of more than MaxSquares squares, and
-// otherwise the exact search (the first tour in move
-// order, with the solver's pruning) first on boards of up to 64 squares and
-// on strips 3 or 4 squares wide, where it is fast and Warnsdorff's rule
-// stumbles; Warnsdorff's rule first elsewhere; each within a node budget,
-// and the other method if it gives up; a closed tour it cannot find from
-// the start square it looks for from the corners and the centre, and starts
-// where asked. If every try runs out of budget it builds the tour with
-// Construct, which never gives up. It returns the tour and the method that
-// found it ("search", "warnsdorff" or "construct"). ErrNoTour comes at
+// the method. On boards of more than MaxSquares squares it is Construct.
+// Otherwise the exact search (the first tour in move order, with the
+// solver's pruning) comes first on boards of up to 64 squares and on strips
+// 3 or 4 squares wide, where it is fast and Warnsdorff's rule stumbles, and
+// Warnsdorff's rule first elsewhere; each runs within a node budget, and
+// the other takes over if it gives up. A closed tour it cannot find from
+// the start square it looks for from the corners and the centre, and
+// starts where asked. If every try runs out of budget it builds the tour
+// with Construct, which never gives up. It returns the tour and the method
+// that found it ("search", "warnsdorff" or "construct"). ErrNoTour comes at
 // once where the theorems or the colour argument rule a tour out, and
 // after a search where a search proves it (some start squares of 3 x n and
 // 4 x n boards).
