@@ -103,7 +103,7 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo
 	echo "## Counting by frontier dynamic programming (issue 6)"
 	echo
-	echo "\`CountDP\` adds one square at a time and keeps one count per distinct frontier state; its cost follows the states, not the tours. Counts for the whole 3..10 table and rows to 30 are in COUNTS.md (\`go run ./scripts/countsmd\`)."
+	echo "\`CountDP\` adds one square at a time and keeps one count per distinct frontier state; its cost follows the states, not the tours. The counts it reaches (Figure 2 extended, rows of 3 to 6 x n) are in COUNTS.md (\`go run ./scripts/countsmd\`)."
 	echo
 	echo "| what | target | measured | states per second | peak states | state memory |"
 	echo "|---|---|---|---|---|---|"
@@ -130,7 +130,7 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo
 	echo "Peak resident memory of the whole process for \`knightstour tour -method construct 10000x10000\`: $rss."
 	echo
-	echo "One tour by Warnsdorff's rule on 255x256, the largest board a Tour holds (\`Warnsdorff255x256\`): $(ms Warnsdorff255x256), $(median Warnsdorff255x256 ns/square) ns per square."
+	echo "One tour by Warnsdorff's rule on 255x256, near the largest board the solvers take (\`Warnsdorff255x256\`): $(ms Warnsdorff255x256), $(median Warnsdorff255x256 ns/square) ns per square."
 	echo
 	echo "Search speed: $(awk -v x="$(median Count6x6Seq nodes/s)" 'BEGIN { printf "%.1f", x / 1e6 }') M nodes/s and $(awk -v x="$(median Count6x6Seq tours/s)" 'BEGIN { printf "%.2f", x / 1e6 }') M tours/s on one core (6x6)."
 	echo
