@@ -75,6 +75,7 @@ type blockPlan struct {
 	startTour  *blockTour            // the root's path, on a board with an odd number of squares
 	tours      [][]*blockTour        // each block's tour
 	cycles     map[[3]int]*blockTour // by height, width and set of ports
+	needed     map[[3]int]*blockTour // the cycle chosen for a height, width and set of ports needed
 }
 
 // Budgets of the block searches: a cycle through four ports on up to 11x11
@@ -89,7 +90,7 @@ const (
 // planBlocks cuts the board into blocks and finds their tours. It returns
 // nil if the board is a single block with no path from start.
 func planBlocks(rows, cols int, start Coordinate) (*blockPlan, error) {
-	p := &blockPlan{rows: rows, cols: cols, cycles: map[[3]int]*blockTour{}}
+	p := &blockPlan{rows: rows, cols: cols, cycles: map[[3]int]*blockTour{}, needed: map[[3]int]*blockTour{}}
 	if rows*cols%2 == 0 {
 		// Blocks of even area have closed tours when both sides are at
 		// least 5: make all the widths even, or all the heights.
@@ -149,6 +150,17 @@ func (p *blockPlan) needs(i, j int) int {
 // (and maybe more): from blockTable, or, for a size the table lacks, from
 // a search, once for each size and set.
 func (p *blockPlan) cycle(b *blockSearch, h, w, set int) (*blockTour, error) {
+	need := [3]int{h, w, set}
+	if t := p.needed[need]; t != nil {
+		return t, nil // a board has a million blocks but few kinds
+	}
+	t, err := p.findCycle(b, h, w, set)
+	p.needed[need] = t
+	return t, err
+}
+
+// findCycle is cycle without the memory of what each kind of block got.
+func (p *blockPlan) findCycle(b *blockSearch, h, w, set int) (*blockTour, error) {
 	for _, e := range blockTable {
 		if e.h == h && e.w == w && set&^e.set == 0 {
 			key := [3]int{h, w, e.set}
