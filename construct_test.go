@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"testing"
+	"time"
 )
 
 // constructOpts returns the options for a tour from start, closed or not.
@@ -219,5 +221,28 @@ func TestCheckFindsFaults(t *testing.T) {
 		if err := tour.Check(); !errors.Is(err, ErrInvalidTour) {
 			t.Errorf("%s: Check says %v", name, err)
 		}
+	}
+}
+
+// TestConstructCancel cancels constructions in mid-run, on blocks and on a
+// long strip: each returns context.Canceled and leaves no goroutine
+// behind. The latency is logged, not asserted.
+func TestConstructCancel(t *testing.T) {
+	for _, c := range []struct{ rows, cols int }{{4000, 4000}, {4, 1_000_000}} {
+		base := runtime.NumGoroutine()
+		ctx, cancel := context.WithCancel(context.Background())
+		fired := make(chan time.Time, 1)
+		time.AfterFunc(20*time.Millisecond, func() { fired <- time.Now(); cancel() })
+		_, err := Construct(ctx, c.rows, c.cols, WithStart(Coordinate{0, 0}))
+		returned := time.Now()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%dx%d: %v, want context.Canceled", c.rows, c.cols, err)
+			continue
+		}
+		t.Logf("%dx%d: returned %v after the cancel", c.rows, c.cols, returned.Sub(<-fired))
+		if !settled(base) {
+			t.Errorf("%dx%d: goroutines left behind", c.rows, c.cols)
+		}
+		cancel()
 	}
 }

@@ -361,7 +361,10 @@ func constructStrip(ctx context.Context, rows, cols int, start Coordinate, close
 	if s.n <= oneStretch {
 		// Small enough to keep every layer: one pass.
 		stretches = []stretch{{from: 0, to: s.n, in: []uint64{s.initial()}}}
-		ways = s.ways(stretches[0])
+		var err error
+		if ways, err = s.ways(ctx, stretches[0]); err != nil {
+			return Tour{}, err
+		}
 		last = slices.Sorted(maps.Keys(ways[s.n-1]))
 	} else {
 		var err error
@@ -381,15 +384,15 @@ func constructStrip(ctx context.Context, rows, cols int, start Coordinate, close
 	}
 	choices := make([]uint8, s.n)
 	for i := len(stretches) - 1; i >= 0; i-- {
-		if ctx.Err() != nil {
-			return Tour{}, ctx.Err()
-		}
 		if ways == nil || i < len(stretches)-1 {
-			ways = s.ways(stretches[i])
+			var err error
+			if ways, err = s.ways(ctx, stretches[i]); err != nil {
+				return Tour{}, err
+			}
 		}
 		target = follow(stretches[i], ways, target, choices)
 	}
-	return s.tour(choices, start)
+	return s.tour(ctx, choices, start)
 }
 
 // oneStretch is the most squares for which the search keeps every layer
@@ -443,7 +446,7 @@ func (s *strip) forward(ctx context.Context) ([]stretch, []uint64, error) {
 	var out []stretch
 	cur := stretch{from: 0, in: layer}
 	for k := 0; k < s.n; k++ {
-		if k%256 == 0 && ctx.Err() != nil {
+		if ctx.Err() != nil { // a step handles up to thousands of states: checking costs nothing
 			return nil, nil, ctx.Err()
 		}
 		if k-cur.from == every {
@@ -494,7 +497,7 @@ type via struct {
 
 // ways computes a stretch's layers with the way each state was reached
 // (for a periodic stretch, the layers of one period).
-func (s *strip) ways(r stretch) []map[uint64]via {
+func (s *strip) ways(ctx context.Context, r stretch) ([]map[uint64]via, error) {
 	first, steps := r.from, r.to-r.from
 	if r.period > 0 {
 		first, steps = r.base, r.period
@@ -502,6 +505,9 @@ func (s *strip) ways(r stretch) []map[uint64]via {
 	out := make([]map[uint64]via, steps)
 	prev := r.in
 	for i := range steps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		m := make(map[uint64]via, len(prev))
 		for _, st := range prev {
 			s.successors(st, first+i, func(t uint64, c uint8) {
@@ -516,13 +522,13 @@ func (s *strip) ways(r stretch) []map[uint64]via {
 			prev = append(prev, t)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // follow traces target back through a stretch, records the choices, and
 // returns the state before the stretch that the chain comes from.
 func follow(r stretch, ways []map[uint64]via, target uint64, choices []uint8) uint64 {
-	for k := r.to - 1; k >= r.from; k-- {
+	for k := r.to - 1; k >= r.from; k-- { // a map lookup a square: fast enough not to check for cancellation
 		v := ways[(k-r.from)%len(ways)][target]
 		choices[k] = v.choice
 		target = v.prev
@@ -534,7 +540,7 @@ func follow(r stretch, ways []map[uint64]via, target uint64, choices []uint8) ui
 // are those its own choice made to earlier squares and those the choices
 // of later squares made to it, so the walk needs no other table: a byte a
 // square besides the tour.
-func (s *strip) tour(choices []uint8, start Coordinate) (Tour, error) {
+func (s *strip) tour(ctx context.Context, choices []uint8, start Coordinate) (Tour, error) {
 	jumps := func(k int) (out [2]int) {
 		out, n := [2]int{-1, -1}, 0
 		for i, u := range s.back(k) {
@@ -576,6 +582,9 @@ func (s *strip) tour(choices []uint8, start Coordinate) (Tour, error) {
 			nxt = j[1]
 		}
 		prev, cur = cur, nxt
+		if i%(1<<18) == 0 && ctx.Err() != nil {
+			return Tour{}, ctx.Err()
+		}
 	}
 	if err := t.Check(); err != nil || s.closed && !t.Closed() {
 		return Tour{}, fmt.Errorf("knightstour: internal error: the strip search built no tour: %v", err)
