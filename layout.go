@@ -41,8 +41,9 @@ func ports(h, w int) [4][2]int {
 	}
 }
 
-// blockTour is a block's cycle through all four ports, or the start
-// block's path from the start through the ports it needs.
+// blockTour is a block's cycle through its ports (all four, except on
+// 5x6 and 6x5 blocks), or the start block's path from the start through
+// the ports it needs.
 type blockTour struct {
 	h, w int
 	seq  []int32 // the block's squares in order
