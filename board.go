@@ -76,14 +76,17 @@ func (b *Board) String() string {
 	return sb.String()
 }
 
-// checkSize rejects sides below 1 and boards of more than MaxSquares squares,
-// the latter without overflowing rows*cols.
-func checkSize(rows, cols int) error {
+// checkSize rejects sides below 1 and boards of more than MaxSquares squares.
+func checkSize(rows, cols int) error { return checkSizeUpTo(rows, cols, MaxSquares) }
+
+// checkSizeUpTo rejects sides below 1 and boards of more than limit
+// squares, the latter without overflowing rows*cols.
+func checkSizeUpTo(rows, cols, limit int) error {
 	if rows < 1 || cols < 1 {
 		return fmt.Errorf("%w: %dx%d (both sides must be at least 1)", ErrBadSize, rows, cols)
 	}
-	if rows > MaxSquares || cols > MaxSquares || rows*cols > MaxSquares {
-		return fmt.Errorf("%w: %dx%d has more than %d squares", ErrTooLarge, rows, cols, MaxSquares)
+	if rows > limit || cols > limit || rows*cols > limit {
+		return fmt.Errorf("%w: %dx%d has more than %d squares", ErrTooLarge, rows, cols, limit)
 	}
 	return nil
 }

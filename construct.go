@@ -40,24 +40,13 @@ const MaxConstructSquares = 1 << 30
 // depend on it); other options besides WithStart and WithClosed do not
 // apply. Boards of more than MaxConstructSquares squares give ErrTooLarge.
 func Construct(ctx context.Context, rows, cols int, opts ...Option) (Tour, error) {
-	if rows < 1 || cols < 1 {
-		return Tour{}, fmt.Errorf("%w: %dx%d (both sides must be at least 1)", ErrBadSize, rows, cols)
+	cfg, err := newConfig(rows, cols, MaxConstructSquares, opts)
+	if err != nil {
+		return Tour{}, err
 	}
-	if rows > MaxConstructSquares || cols > MaxConstructSquares || rows*cols > MaxConstructSquares {
-		return Tour{}, fmt.Errorf("%w: %dx%d has more than %d squares", ErrTooLarge, rows, cols, MaxConstructSquares)
-	}
-	cfg := defaultConfig()
-	for _, opt := range opts {
-		if err := opt(&cfg); err != nil {
-			return Tour{}, err
-		}
-	}
-	start := Coordinate{rows - 1, 0}
-	if cfg.start != nil {
-		start = *cfg.start
-	}
-	if !start.Contains(rows, cols) {
-		return Tour{}, fmt.Errorf("%w: start %v on a %dx%d board", ErrOffBoard, start, rows, cols)
+	start, err := cfg.startOn(rows, cols)
+	if err != nil {
+		return Tour{}, err
 	}
 	noTour := fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kind(cfg.closed), rows, cols, start)
 	if !Exists(rows, cols, cfg.closed) || !StartPossible(rows, cols, start, cfg.closed) {

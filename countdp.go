@@ -79,7 +79,7 @@ const (
 // WithMemoryLimit bounds the state tables (ErrMemoryLimit). Counts are
 // exact at any size: they use as many 64-bit words as they need.
 func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, error) {
-	cfg, err := newConfig(rows, cols, opts)
+	cfg, err := newConfig(rows, cols, MaxSquares, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -95,12 +95,9 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	case cfg.closed:
 		mode = dpClosed
 	default:
-		start := Coordinate{rows - 1, 0}
-		if cfg.start != nil {
-			start = *cfg.start
-		}
-		if !start.Contains(rows, cols) {
-			return nil, fmt.Errorf("%w: start %v on a %dx%d board", ErrOffBoard, start, rows, cols)
+		start, err := cfg.startOn(rows, cols)
+		if err != nil {
+			return nil, err
 		}
 		res.Start = &start
 	}

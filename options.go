@@ -34,10 +34,12 @@ func defaultConfig() config {
 	return config{order: SeedOrder(), workers: runtime.GOMAXPROCS(0), splitDepth: -1, probe: probeNodes, reduce: true}
 }
 
-// newConfig checks a board's size and applies the options to the defaults.
-func newConfig(rows, cols int, opts []Option) (config, error) {
+// newConfig checks a board's size against the limit of the method that
+// asks (MaxSquares for the searches and the counter) and applies the
+// options to the defaults.
+func newConfig(rows, cols, limit int, opts []Option) (config, error) {
 	cfg := defaultConfig()
-	if err := checkSize(rows, cols); err != nil {
+	if err := checkSizeUpTo(rows, cols, limit); err != nil {
 		return cfg, err
 	}
 	for _, opt := range opts {
@@ -46,6 +48,19 @@ func newConfig(rows, cols int, opts []Option) (config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// startOn returns the start square on an R x C board: WithStart's, or the
+// seed's lower-left corner; ErrOffBoard if it is not on the board.
+func (cfg *config) startOn(rows, cols int) (Coordinate, error) {
+	start := Coordinate{rows - 1, 0}
+	if cfg.start != nil {
+		start = *cfg.start
+	}
+	if !start.Contains(rows, cols) {
+		return start, fmt.Errorf("%w: start %v on a %dx%d board", ErrOffBoard, start, rows, cols)
+	}
+	return start, nil
 }
 
 // WithStart sets the square the knight starts on. The default is the

@@ -32,16 +32,13 @@ type Solver struct {
 // ErrTooLarge, a start off the board ErrOffBoard, and bad options
 // ErrBadMoveOrder or ErrBadOption.
 func NewSolver(rows, cols int, opts ...Option) (*Solver, error) {
-	cfg, err := newConfig(rows, cols, opts)
+	cfg, err := newConfig(rows, cols, MaxSquares, opts)
 	if err != nil {
 		return nil, err
 	}
-	start := Coordinate{rows - 1, 0}
-	if cfg.start != nil {
-		start = *cfg.start
-	}
-	if !start.Contains(rows, cols) {
-		return nil, fmt.Errorf("%w: start %v on a %dx%d board", ErrOffBoard, start, rows, cols)
+	start, err := cfg.startOn(rows, cols)
+	if err != nil {
+		return nil, err
 	}
 	g := newGraph(rows, cols, cfg.order)
 	s := &Solver{rows: rows, cols: cols, start: start, cfg: cfg}
