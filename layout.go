@@ -92,6 +92,7 @@ const (
 // nil if the board is a single block with no path from start.
 func planBlocks(rows, cols int, start Coordinate) (*blockPlan, error) {
 	p := &blockPlan{rows: rows, cols: cols, cycles: map[[3]int]*blockTour{}, needed: map[[3]int]*blockTour{}}
+	search := newBlockSearch(maxBlockSide, maxBlockSide)
 	if rows*cols%2 == 0 {
 		// Blocks of even area have closed tours when both sides are at
 		// least 5: make all the widths even, or all the heights.
@@ -101,12 +102,11 @@ func planBlocks(rows, cols int, start Coordinate) (*blockPlan, error) {
 			p.rowParts, p.colParts = evenParts(rows), anyParts(cols)
 		}
 	} else {
-		found, err := p.planStart(start)
+		found, err := p.planStart(search, start)
 		if err != nil || !found {
 			return nil, err
 		}
 	}
-	search := newBlockSearch(maxBlockSide, maxBlockSide)
 	p.tours = make([][]*blockTour, len(p.rowParts))
 	for i, h := range p.rowParts {
 		p.tours[i] = make([]*blockTour, len(p.colParts))
@@ -218,13 +218,12 @@ func blockCycle(b *blockSearch, h, w, set int) ([]int32, error) {
 // smallest start block first: on a 5x5 block some squares start no tour.
 // It reports false if no cut works and the board is a single block, whose
 // search was exhaustive: then there is no tour.
-func (p *blockPlan) planStart(start Coordinate) (bool, error) {
+func (p *blockPlan) planStart(search *blockSearch, start Coordinate) (bool, error) {
 	// A start block 5 wide would put 6x5 blocks above and below it, which
 	// have no cycle through all four ports: allow it on 5-square sides,
 	// and on boards 5 squares high, which have one band of blocks.
 	rowCuts := oddCuts(p.rows, start.Row, p.cols == 5)
 	colCuts := oddCuts(p.cols, start.Col, p.rows == 5)
-	search := newBlockSearch(maxBlockSide, maxBlockSide)
 	for _, rc := range rowCuts {
 		for _, cc := range colCuts {
 			rowParts, i := rc.parts(p.rows)

@@ -233,10 +233,10 @@ func (f *stripState) partner(c uint8, j int, win int) int {
 	return -1
 }
 
-// step adds square k to state st with the jumps to its earlier neighbours
-// in choice (bits in the order of back), and retires the square leaving
-// the frontier. It reports false if that breaks the tour.
-func (s *strip) step(f stripState, k int, choice uint8) (uint64, bool) {
+// step adds square k to state f with the jumps to its earlier neighbours
+// nb (back(k)) that choice selects, and retires the square leaving the
+// frontier. It reports false if that breaks the tour.
+func (s *strip) step(f stripState, k int, nb [4]int, choice uint8) (uint64, bool) {
 	w := s.win
 	v := w // the new square's slot, for now one past the others
 	f.slot[v] = slotFree
@@ -248,7 +248,6 @@ func (s *strip) step(f stripState, k int, choice uint8) (uint64, bool) {
 	}
 	last := k == s.n-1
 	closedNow := false
-	nb := s.back(k)
 	base := k - w
 	jumps := 0
 	for i, u := range nb {
@@ -416,14 +415,15 @@ func (s *strip) successors(st uint64, k int, yield func(uint64, uint8)) {
 	f := s.unpack(st)
 	var open uint8
 	base := k - s.win
-	for i, u := range s.back(k) {
+	nb := s.back(k)
+	for i, u := range nb {
 		if u >= 0 && f.slot[u-base] != slotDone {
 			open |= 1 << i
 		}
 	}
 	for c := open; ; c = (c - 1) & open { // every subset of open
 		if bits.OnesCount8(c) <= 2 {
-			if t, ok := s.step(f, k, c); ok {
+			if t, ok := s.step(f, k, nb, c); ok {
 				yield(t, c)
 			}
 		}
