@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// constructOpts returns the options for a tour from start, closed or not.
-func constructOpts(start Coordinate, closed bool) []Option {
+// startOpts returns the options for a tour from start, closed or not.
+func startOpts(start Coordinate, closed bool) []Option {
 	opts := []Option{WithStart(start)}
 	if closed {
 		opts = append(opts, WithClosed())
@@ -62,7 +62,7 @@ func TestConstructBlocks(t *testing.T) {
 					starts = []Coordinate{{rows - 1, 0}, {0, 0}, {rows / 2, cols / 2}, {rows / 2, cols/2 + 1}, {1, 2}, {rows - 3, cols - 2}}
 				}
 				for _, start := range starts {
-					tour, err := Construct(ctx, rows, cols, constructOpts(start, closed)...)
+					tour, err := Construct(ctx, rows, cols, startOpts(start, closed)...)
 					want := Exists(rows, cols, closed) && StartPossible(rows, cols, start, closed)
 					switch {
 					case want && err != nil:
@@ -111,7 +111,7 @@ func TestConstructStrips(t *testing.T) {
 							continue
 						}
 						name := fmt.Sprintf("%dx%d from %v closed=%v", rows, cols, start, closed)
-						tour, err := Construct(ctx, rows, cols, constructOpts(start, closed)...)
+						tour, err := Construct(ctx, rows, cols, startOpts(start, closed)...)
 						if err != nil && !errors.Is(err, ErrNoTour) {
 							t.Errorf("%s: %v", name, err)
 							continue
@@ -161,7 +161,7 @@ func TestConstructLarge(t *testing.T) {
 		cases = cases[:2]
 	}
 	for _, c := range cases {
-		tour, err := Construct(context.Background(), c.rows, c.cols, constructOpts(c.start, c.closed)...)
+		tour, err := Construct(context.Background(), c.rows, c.cols, startOpts(c.start, c.closed)...)
 		if err != nil {
 			t.Errorf("%dx%d from %v: %v", c.rows, c.cols, c.start, err)
 			continue
@@ -244,5 +244,26 @@ func TestConstructCancel(t *testing.T) {
 			t.Errorf("%dx%d: goroutines left behind", c.rows, c.cols)
 		}
 		cancel()
+	}
+}
+
+// TestShapeOfLargeTour checks Canonical and SameShape on a tour stored four
+// bytes a square: its mirror image has the same shape, and the canonical
+// form is itself a tour.
+func TestShapeOfLargeTour(t *testing.T) {
+	tour, err := Construct(context.Background(), 300, 300, WithStart(Coordinate{10, 20}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mirror := Tour{rows: 300, cols: 300, wide: make([]uint32, tour.Len())}
+	for i := range tour.Len() {
+		c := MirrorLeftRight.Apply(tour.At(i), 300, 300)
+		mirror.wide[i] = uint32(c.Row*300 + c.Col)
+	}
+	if !SameShape(tour, mirror) {
+		t.Error("a tour and its mirror image differ in shape")
+	}
+	if c := Canonical(tour); c.wide == nil || c.Check() != nil {
+		t.Errorf("canonical form: wide %v, %v", c.wide != nil, c.Check())
 	}
 }

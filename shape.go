@@ -36,20 +36,26 @@ func SameShape(a, b Tour) bool {
 }
 
 func canonical(t Tour, cycle bool) Tour {
-	n := t.Len()
-	if n == 0 {
+	if t.Len() == 0 {
 		return t
 	}
-	// Four bytes a square whatever the board: the result is stored back in
-	// the tour's own width.
-	best := make([]uint32, n)
-	cand := make([]uint32, n)
-	mapped := make([]uint32, n)
+	if t.wide != nil {
+		return Tour{rows: t.rows, cols: t.cols, wide: canonicalOf[uint32](t, cycle)}
+	}
+	return Tour{rows: t.rows, cols: t.cols, squares: canonicalOf[uint16](t, cycle)}
+}
+
+// canonicalOf is canonical in the tour's own width of square.
+func canonicalOf[S uint16 | uint32](t Tour, cycle bool) []S {
+	n := t.Len()
+	best := make([]S, n)
+	cand := make([]S, n)
+	mapped := make([]S, n)
 	first := true
 	for _, s := range Symmetries(t.rows, t.cols) {
 		for i := range n {
 			c := s.Apply(t.At(i), t.rows, t.cols)
-			mapped[i] = uint32(c.Row*t.cols + c.Col)
+			mapped[i] = S(c.Row*t.cols + c.Col)
 		}
 		// Each reading starts at 0 and goes forwards or backwards: for a
 		// cycle from where square 0 lies, since the smallest sequence
@@ -72,14 +78,7 @@ func canonical(t Tour, cycle bool) Tour {
 			}
 		}
 	}
-	if t.wide != nil {
-		return Tour{rows: t.rows, cols: t.cols, wide: best}
-	}
-	sq := make([]uint16, n)
-	for i, v := range best {
-		sq[i] = uint16(v)
-	}
-	return Tour{rows: t.rows, cols: t.cols, squares: sq}
+	return best
 }
 
 // Unique counts the tours of an R x C board up to the board's symmetries

@@ -22,10 +22,7 @@ func TestWarnsdorff(t *testing.T) {
 	for rows := 1; rows <= maxSide; rows++ {
 		for cols := 1; cols <= maxSide; cols++ {
 			for _, closed := range []bool{false, true} {
-				opts := []Option{WithStart(Coordinate{0, 0}), WithLimit(200_000)}
-				if closed {
-					opts = append(opts, WithClosed())
-				}
+				opts := append(startOpts(Coordinate{0, 0}, closed), WithLimit(200_000))
 				name := fmt.Sprintf("%dx%d closed=%v", rows, cols, closed)
 				tour, st, err := Warnsdorff(context.Background(), rows, cols, opts...)
 				switch {
@@ -105,10 +102,7 @@ func TestFindTour(t *testing.T) {
 	for rows := 1; rows <= maxSide; rows++ {
 		for cols := 1; cols <= maxSide; cols++ {
 			for _, closed := range []bool{false, true} {
-				opts := []Option{WithStart(start)}
-				if closed {
-					opts = append(opts, WithClosed())
-				}
+				opts := startOpts(start, closed)
 				name := fmt.Sprintf("%dx%d closed=%v", rows, cols, closed)
 				tour, method, err := FindTour(context.Background(), rows, cols, opts...)
 				switch {
