@@ -111,8 +111,11 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	begin := time.Now()
 	r := &dpRun{f: f, mode: mode, start: -1, cfg: cfg, mem: &memory{limit: cfg.memLimit}}
 	if res.Start != nil {
-		r.start = f.index(*res.Start)
-		r.startColour = (res.Start.Row + res.Start.Col) % 2
+		r.start = f.latest(*res.Start)
+		if cfg.allLengths { // the shorter boards hold the start where it is
+			r.start = f.index(*res.Start)
+		}
+		r.startColour = (r.start/f.w + r.start%f.w) % 2
 	}
 	if cfg.memLimit == 0 {
 		r.mem.limit = defaultMemoryLimit()
@@ -179,6 +182,9 @@ type dpRun struct {
 	cfg         config
 	mem         *memory
 	k           int // limbs per count
+	// vb, when not nil, holds the demands that can still be finished: the
+	// counting states with other demands are dropped.
+	vb *viability
 
 	states   []int
 	peak     int
@@ -207,6 +213,13 @@ func (r *dpRun) run(ctx context.Context) (*big.Int, error) {
 	one := make([]uint64, k)
 	one[0] = 1
 	key := f.encode(&a, z)
+	if r.vb == nil && !r.cfg.allLengths && !r.cfg.allDemands {
+		vb, err := r.viability(ctx, packDemand(0, 0, z))
+		if err != nil {
+			return nil, err
+		}
+		r.vb = vb
+	}
 	cur := &layer{keys: [][]uint64{{key}}, vals: [][]uint64{one}, n: 1}
 	r.mem.grab(cur.bytes(k))
 	total := make([]uint64, k)
@@ -399,8 +412,8 @@ var zLeft = [4]int{0, 1, 2, 1}
 
 // zAfter returns the z-state after z gives an edge to a square of the
 // given colour.
-func (w *dpWorker) zAfter(z int, colour uint32) int {
-	if z == 2 && w.r.mode == dpFreeEnds && w.r.f.n%2 == 0 {
+func (r *dpRun) zAfter(z int, colour uint32) int {
+	if z == 2 && r.mode == dpFreeEnds && r.f.n%2 == 0 {
 		return 3 - 2*int(colour) // the other end must have the other colour
 	}
 	return zLeft[z] - 1
@@ -411,14 +424,16 @@ func (w *dpWorker) zAfter(z int, colour uint32) int {
 func (w *dpWorker) expand(key uint64, val []uint64) {
 	f, st := w.r.f, w.st
 	var a [18]uint8
-	z, free := f.decode(key, &a)
+	z, free, ends := f.decode(key, &a)
 	s := int8(f.slots)
+	self := uint32(1) << s
 	a[s] = slotFree
-	free |= 1 << s
+	free |= self
 	room := 2
 	if w.v == w.r.start {
 		a[s], room = slotToZ, 1 // the start's other edge goes to z
-		free &^= 1 << s
+		free &^= self
+		ends |= self
 	}
 	var cand [4]int8
 	nc := 0
@@ -429,25 +444,55 @@ func (w *dpWorker) expand(key uint64, val []uint64) {
 		}
 	}
 	closed := w.r.mode == dpClosed
-	w.finish(a, z, free, false, val)
+	if w.viable(ends, free, z) {
+		w.finish(a, z, free, false, val)
+	}
 	for i := range nc {
+		// Where the demands rule a choice out, skip the work of linking.
+		bends, bfree := takeEdge(ends, free, self|1<<cand[i])
+		one := w.viable(bends, bfree, z)
+		var pairs uint32
+		if room == 2 {
+			for j := i + 1; j < nc; j++ {
+				if cends, cfree := takeEdge(bends, bfree, self|1<<cand[j]); w.viable(cends, cfree, z) {
+					pairs |= 1 << j
+				}
+			}
+		}
+		if !one && pairs == 0 {
+			continue
+		}
 		b := a
 		complete, ok := link(&b, s, cand[i], closed)
 		if !ok {
 			continue
 		}
-		bfree := free &^ (1<<s | 1<<cand[i]) // an edge leaves neither end unused
-		w.finish(b, z, bfree, complete, val)
-		if room < 2 || complete {
+		if one {
+			w.finish(b, z, bfree, complete, val)
+		}
+		if complete {
 			continue
 		}
-		for j := i + 1; j < nc; j++ {
+		for m := pairs; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros32(m)
 			c := b
 			if complete, ok := link(&c, s, cand[j], closed); ok {
 				w.finish(c, z, bfree&^(1<<cand[j]), complete, val)
 			}
 		}
 	}
+}
+
+// viable reports whether the demands after this step's edges, the squares
+// needing one more (ends) and two more (free), can still be met; always
+// true when the count keeps every state.
+func (w *dpWorker) viable(ends, free uint32, z int) bool {
+	vb := w.r.vb
+	if vb == nil {
+		return true
+	}
+	d, ok := w.r.settle(w.v, ends, free, z, &w.notEnd)
+	return ok && (w.final || vb.viable(w.v, d))
 }
 
 // far returns the position of the other end of the piece of path that
@@ -524,7 +569,7 @@ func (w *dpWorker) finish(arr [18]uint8, z int, free uint32, complete bool, val 
 			return // no end of the path left, or not one of this colour
 		}
 		// The square ends the path: it takes an edge from z.
-		z = w.zAfter(z, st.black>>p&1)
+		z = w.r.zAfter(z, st.black>>p&1)
 		if c == slotToZ {
 			complete = true // the path now runs from z to z: the tour is whole
 		} else {
@@ -566,7 +611,7 @@ func (w *dpWorker) endBoard(arr [18]uint8, z int, complete bool, val []uint64) {
 		if complete || c == slotFree || zLeft[z] == 0 {
 			return
 		}
-		z = w.zAfter(z, w.st.black>>p&1)
+		z = w.r.zAfter(z, w.st.black>>p&1)
 		if c == slotToZ {
 			complete = true
 		} else {

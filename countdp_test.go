@@ -186,6 +186,41 @@ func TestCountDPBase11(t *testing.T) {
 	}
 }
 
+// TestCountDPDemands checks that dropping the states whose demands cannot
+// be met changes no count, and that it leaves no more states at any step
+// than keeping them all.
+func TestCountDPDemands(t *testing.T) {
+	for _, b := range []struct {
+		rows, cols int
+		opts       []Option
+	}{
+		{5, 6, nil},
+		{6, 5, []Option{WithStart(Coordinate{2, 2})}},
+		{4, 4, nil}, // no tour at all
+		{4, 7, []Option{WithFreeEnds()}},
+		{5, 5, []Option{WithFreeEnds()}},
+		{6, 6, []Option{WithClosed()}},
+		{3, 10, []Option{WithClosed()}},
+		{4, 9, []Option{WithStart(Coordinate{1, 4})}},
+		{3, 9, []Option{WithStart(Coordinate{1, 1})}}, // no tour from there
+	} {
+		all := mustCountDP(t, b.rows, b.cols, append(b.opts, withAllDemands())...)
+		got := mustCountDP(t, b.rows, b.cols, b.opts...)
+		if got.Tours.Cmp(all.Tours) != 0 {
+			t.Errorf("%dx%d %d options: %v tours, keeping every state %v", b.rows, b.cols, len(b.opts), got.Tours, all.Tours)
+		}
+		if len(got.States) != len(all.States) {
+			t.Fatalf("%dx%d: %d steps, keeping every state %d", b.rows, b.cols, len(got.States), len(all.States))
+		}
+		for v := range got.States {
+			if got.States[v] > all.States[v] {
+				t.Errorf("%dx%d: %d states after square %d, more than the %d kept without the demands", b.rows, b.cols, got.States[v], v, all.States[v])
+			}
+		}
+		t.Logf("%dx%d %d options: peak %d states, %d keeping every state", b.rows, b.cols, len(b.opts), got.PeakStates, all.PeakStates)
+	}
+}
+
 // TestCountDPBeyond64Bits counts the open tours of 3x45, which number more
 // than 2^64, and checks them against the sum of the counts from every
 // square: a second way through the frontier (a fixed start instead of two

@@ -122,61 +122,84 @@ func (f *frontier) index(c Coordinate) int {
 	return c.Col*f.w + c.Row
 }
 
-// labeller renames pair labels in order of first appearance, so that
-// equal states get equal keys whatever labels their steps made up.
-type labeller struct {
-	rename [64]uint8
-	next   uint8
-}
-
-func (l *labeller) code(c uint8) uint8 {
-	if c < slotLabel {
-		return c
+// latest returns the largest index, in the frontier's order, of the
+// squares that c maps to under the symmetries of the board. Every image
+// of a start square starts as many tours, and the count has far fewer
+// states when the start comes late: until then the path is free to begin
+// anywhere, which the demands prune well, while a start added early pins
+// one end of every partial path to it.
+func (f *frontier) latest(c Coordinate) int {
+	r, col := c.Row, c.Col
+	if f.transposed {
+		r, col = col, r
 	}
-	if l.rename[c] == 0 {
-		l.rename[c] = slotLabel + l.next
-		l.next++
+	best := 0
+	for _, s := range [][2]int{{r, col}, {f.w - 1 - r, col}, {r, f.l - 1 - col}, {f.w - 1 - r, f.l - 1 - col}} {
+		best = max(best, s[1]*f.w+s[0])
+		if f.w == f.l { // a square board may also be turned over its diagonal
+			best = max(best, s[0]*f.w+s[1])
+		}
 	}
-	return l.rename[c]
+	return best
 }
 
 // encode packs window positions 1..slots of a (the window after adding a
-// square) and the z-state into a key, with the labels renamed.
+// square) and the z-state into a key. It renames the pair labels in order
+// of first appearance, so that equal states get equal keys whatever labels
+// their steps made up.
 func (f *frontier) encode(a *[18]uint8, z int) (key uint64) {
-	var l labeller
+	// code[c] is one more than the new code of c, or 0 while c is unseen;
+	// codes below slotLabel keep their value. Labels are under 48: those
+	// decoded start at slotLabel, those link makes at 24. The loop has no
+	// branches: whether a label is new is not predictable.
+	code := [48]uint8{slotFree + 1, slotDone + 1, slotToZ + 1}
+	next := uint8(slotLabel + 1)
 	if f.packed {
 		for p := 1; p <= f.slots; p++ {
-			key |= uint64(l.code(a[p])) << (4 * (p - 1))
+			c := a[p]
+			r := code[c]
+			fresh := (r - 1) >> 7 // 1 if unseen
+			r += fresh * next
+			next += fresh
+			code[c] = r
+			key |= uint64(r-1) << (4 * (p - 1))
 		}
 		return key | uint64(z)<<(4*f.slots)
 	}
 	for p := f.slots; p >= 1; p-- { // base 11 packs from the far end, so labels are named from there
-		key = key*11 + uint64(l.code(a[p]))
+		c := a[p]
+		r := code[c]
+		fresh := (r - 1) >> 7
+		r += fresh * next
+		next += fresh
+		code[c] = r
+		key = key*11 + uint64(r-1)
 	}
 	return key + uint64(z)*f.pow11
 }
 
 // decode unpacks a key into window positions 0..slots-1 of a and returns
-// the z-edges left and the positions of squares with no edge yet.
-func (f *frontier) decode(key uint64, a *[18]uint8) (zleft int, free uint32) {
+// the z-state, the positions of squares with no edge yet, and those of
+// the ends of pieces of path (one edge).
+func (f *frontier) decode(key uint64, a *[18]uint8) (z int, free, ends uint32) {
 	if f.packed {
 		for p := 0; p < f.slots; p++ {
 			c := uint8(key & 15)
 			a[p] = c
-			if c == slotFree {
-				free |= 1 << p
-			}
 			key >>= 4
 		}
-		return int(key), free
+		z = int(key)
+	} else {
+		for p := 0; p < f.slots; p++ {
+			a[p] = uint8(key % 11)
+			key /= 11
+		}
+		z = int(key)
 	}
 	for p := 0; p < f.slots; p++ {
-		c := uint8(key % 11)
-		a[p] = c
-		if c == slotFree {
-			free |= 1 << p
-		}
-		key /= 11
+		c := uint32(a[p])
+		free |= (c - 1) >> 31 << p          // c == slotFree
+		ends |= (1 - (c>>1-1)>>31) & 1 << p // c >= slotToZ
 	}
-	return int(key), free
+	return z, free, ends
 }

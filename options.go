@@ -28,6 +28,7 @@ type config struct {
 	memLimit   int64  // CountDP: bytes for states; 0: defaultMemoryLimit
 	allLengths bool   // CountDP: count every shorter board too
 	base11     bool   // CountDP: pack states in base 11 even when 4 bits a square fit (tests)
+	allDemands bool   // CountDP: keep states whose demands cannot be met (tests)
 }
 
 func defaultConfig() config {
@@ -244,6 +245,15 @@ func WithAllLengths() Option {
 func withBase11() Option {
 	return func(cfg *config) error {
 		cfg.base11 = true
+		return nil
+	}
+}
+
+// withAllDemands makes CountDP keep the states whose demands cannot be
+// met, so that tests can check that dropping them changes no count.
+func withAllDemands() Option {
+	return func(cfg *config) error {
+		cfg.allDemands = true
 		return nil
 	}
 }

@@ -1,0 +1,233 @@
+package knightstour
+
+import (
+	"context"
+	"math/bits"
+)
+
+// A demand is the degree-only view of a counting state: for each window
+// square, how many more edges it needs (0, 1 or 2), and the z-state,
+// packed as the squares needing one (bits 0..16), the squares needing two
+// (bits 17..33) and z (from bit 34). It forgets which ends are joined, so
+// many counting states share one demand.
+//
+// Most counting states are dead ends: near the far end of the board only a
+// few percent of them can still become a tour (on 6x6 from the corner,
+// 96 thousand of the 1.7 million at the widest step). Whether the squares
+// left can meet the demands is a far smaller question, with far fewer
+// states, and a counting state whose demand cannot be met is dead. So
+// CountDP first finds, by a forward and a backward pass over demands, the
+// demands from which the rest of the board can be finished, and keeps only
+// the counting states with such a demand: about an eighth of them at the
+// widest step on 6x6.
+const (
+	demandTwoShift = 17
+	demandZShift   = 34
+	demandMask     = 1<<demandTwoShift - 1
+)
+
+func packDemand(one, two uint32, z int) uint64 {
+	return uint64(one) | uint64(two)<<demandTwoShift | uint64(z)<<demandZShift
+}
+
+// viability holds, for each square v, the demands after adding v from
+// which the board can still be finished, ignoring how the pieces of path
+// join.
+type viability struct {
+	after []*keySet
+}
+
+// viable reports whether the demand d after square v can be finished.
+func (vb *viability) viable(v int, d uint64) bool { return vb.after[v].has(d) }
+
+// demandStep adds square v to the demand d (the demand after square v-1)
+// in every way the counting step could, and calls emit with each demand
+// after v that passes the same checks as the counting step's finish. After
+// the last square, emit gets 0 for each way that ends a tour.
+func (r *dpRun) demandStep(v int, d uint64, notEnd *[4]uint32, emit func(uint64)) {
+	f, st := r.f, &r.f.steps[v]
+	s := uint(f.slots)
+	one, two, z := uint32(d&demandMask), uint32(d>>demandTwoShift&demandMask), int(d>>demandZShift)
+	room := 2
+	if v == r.start {
+		one |= 1 << s // the start's other edge goes to z
+		room = 1
+	} else {
+		two |= 1 << s
+	}
+	var cand [4]uint32
+	nc := 0
+	for _, p := range st.back[:st.nback] {
+		if (one|two)>>p&1 != 0 {
+			cand[nc] = 1 << p
+			nc++
+		}
+	}
+	finish := func(one, two uint32) {
+		if d, ok := r.settle(v, one, two, z, notEnd); ok {
+			emit(d)
+		}
+	}
+	finish(one, two)
+	self := uint32(1) << s
+	for i := range nc {
+		o, t := takeEdge(one, two, self|cand[i])
+		finish(o, t)
+		if room < 2 {
+			continue
+		}
+		for j := i + 1; j < nc; j++ {
+			finish(takeEdge(o, t, self|cand[j]))
+		}
+	}
+}
+
+// takeEdge takes one from the demands of the two ends of an edge, the
+// bits of m.
+func takeEdge(one, two, m uint32) (uint32, uint32) {
+	// A square needing two now needs one; one needing one, none.
+	return one ^ m, two &^ m
+}
+
+// settle applies the checks of the counting step's finish to the demands
+// of positions 0..slots after square v took its edges, and retires the
+// squares with no later neighbour, each taking an edge from z. It returns
+// the demand after v, or 0 after the last square, and false where no tour
+// can follow.
+func (r *dpRun) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint64, bool) {
+	st := &r.f.steps[v]
+	if two&st.retire != 0 || bits.OnesCount32(two&st.thin) > zLeft[z] || two&st.thin&notEnd[z] != 0 {
+		return 0, false
+	}
+	for m := one & st.retire; m != 0; m &= m - 1 {
+		p := bits.TrailingZeros32(m)
+		if zLeft[z] == 0 || notEnd[z]>>p&1 != 0 {
+			return 0, false
+		}
+		z = r.zAfter(z, st.black>>p&1)
+	}
+	if bits.OnesCount32(two&st.thin) > zLeft[z] {
+		return 0, false
+	}
+	if v == r.f.n-1 {
+		return 0, zLeft[z] == 0
+	}
+	return packDemand((one&^st.retire)>>1, two>>1, z), true
+}
+
+// viability runs the demand passes: forward from the first demand to find
+// those that occur, then backward to keep those that can be finished.
+// Where no tour exists at all, no demand after the first square is
+// viable, and the count drops every state.
+func (r *dpRun) viability(ctx context.Context, first uint64) (*viability, error) {
+	f := r.f
+	occur := make([][]uint64, f.n) // occur[v]: the demands after square v
+	seen := newKeySet(0)
+	cur := []uint64{first}
+	for v := range f.n - 1 {
+		notEnd := r.notEnd(&f.steps[v])
+		seen.reset(len(cur) * 2)
+		var next []uint64
+		for i, d := range cur {
+			if i&0xfff == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			r.demandStep(v, d, &notEnd, func(c uint64) {
+				if seen.add(c) {
+					next = append(next, c)
+				}
+			})
+		}
+		occur[v] = next
+		cur = next
+	}
+	vb := &viability{after: make([]*keySet, f.n)}
+	vb.after[f.n-1] = newKeySet(1)
+	vb.after[f.n-1].add(0)
+	for v := f.n - 1; v >= 1; v-- {
+		notEnd := r.notEnd(&f.steps[v])
+		live := newKeySet(len(occur[v-1]))
+		for i, d := range occur[v-1] {
+			if i&0xfff == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			ok := false
+			r.demandStep(v, d, &notEnd, func(c uint64) { ok = ok || vb.after[v].has(c) })
+			if ok {
+				live.add(d)
+			}
+		}
+		vb.after[v-1] = live
+		occur[v-1] = nil
+	}
+	return vb, nil
+}
+
+// keySet is a set of 64-bit keys other than emptyKey: open addressing with
+// linear probing.
+type keySet struct {
+	slots []uint64
+	n     int
+}
+
+func newKeySet(n int) *keySet {
+	s := &keySet{}
+	s.reset(n)
+	return s
+}
+
+// reset empties the set and sizes it for about n keys.
+func (s *keySet) reset(n int) {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	if len(s.slots) < size || len(s.slots) > 8*size {
+		s.slots = make([]uint64, size)
+	}
+	s.slots = s.slots[:cap(s.slots)]
+	for i := range s.slots {
+		s.slots[i] = emptyKey
+	}
+	s.n = 0
+}
+
+func (s *keySet) has(key uint64) bool {
+	mask := uint64(len(s.slots) - 1)
+	for i := hashKey(key) & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case key:
+			return true
+		case emptyKey:
+			return false
+		}
+	}
+}
+
+// add inserts key and reports whether it was new.
+func (s *keySet) add(key uint64) bool {
+	if 2*(s.n+1) > len(s.slots) {
+		old := s.slots
+		s.slots = make([]uint64, 2*len(old))
+		for i := range s.slots {
+			s.slots[i] = emptyKey
+		}
+		s.n = 0
+		for _, k := range old {
+			if k != emptyKey {
+				s.add(k)
+			}
+		}
+	}
+	mask := uint64(len(s.slots) - 1)
+	i := hashKey(key) & mask
+	for s.slots[i] != emptyKey {
+		if s.slots[i] == key {
+			return false
+		}
+		i = (i + 1) & mask
+	}
+	s.slots[i] = key
+	s.n++
+	return true
+}
