@@ -185,6 +185,8 @@ type dpRun struct {
 	// vb, when not nil, holds the demands that can still be finished: the
 	// counting states with other demands are dropped.
 	vb *viability
+	// pool recycles the blocks of new states from step to step.
+	pool *blockPool
 
 	states   []int
 	peak     int
@@ -205,6 +207,7 @@ func (r *dpRun) run(ctx context.Context) (*big.Int, error) {
 	r.byLength = make([][]uint64, f.l)
 	r.done.Store(0)
 	r.mem.used.Store(0)
+	r.pool = newBlockPool(k, r.mem)
 	z := [...]int{dpFromStart: 1, dpFreeEnds: 2, dpClosed: 0}[r.mode] // edges z can give: the start holds one already
 	var a [18]uint8
 	for p := range a {
@@ -270,7 +273,7 @@ func (r *dpRun) step(ctx context.Context, v int, cur *layer, total []uint64) (*l
 	ws := make([]*dpWorker, workers)
 	for i := range ws {
 		ws[i] = &dpWorker{r: r, st: &r.f.steps[v], v: v, final: v == r.f.n-1,
-			total: make([]uint64, k), out: newEmitter(buckets, k)}
+			total: make([]uint64, k), out: newEmitter(buckets, k, r.pool)}
 		if !r.cfg.allLengths {
 			ws[i].notEnd = r.notEnd(&r.f.steps[v])
 		} else if (v+1)%r.f.w == 0 && v != r.f.n-1 {
@@ -281,7 +284,6 @@ func (r *dpRun) step(ctx context.Context, v int, cur *layer, total []uint64) (*l
 	g, gctx := errgroup.WithContext(ctx)
 	for _, w := range ws {
 		g.Go(func() error {
-			var counted int64
 			for {
 				if err := gctx.Err(); err != nil {
 					return err
@@ -298,10 +300,9 @@ func (r *dpRun) step(ctx context.Context, v int, cur *layer, total []uint64) (*l
 				if w.err != nil {
 					return w.err
 				}
-				if !r.mem.grab(w.out.bytes - counted) {
+				if w.out.overLimit {
 					return r.memoryError(v, cur.n)
 				}
-				counted = w.out.bytes
 			}
 		})
 	}
@@ -327,7 +328,7 @@ func (r *dpRun) step(ctx context.Context, v int, cur *layer, total []uint64) (*l
 	for range workers {
 		g.Go(func() error {
 			m := &merger{k: k}
-			parts := make([][]uint64, workers)
+			var parts [][]uint64
 			for {
 				if err := gctx.Err(); err != nil {
 					return err
@@ -336,17 +337,15 @@ func (r *dpRun) step(ctx context.Context, v int, cur *layer, total []uint64) (*l
 				if b >= buckets {
 					return nil
 				}
-				for i, w := range ws {
-					parts[i] = w.out.buf[b]
+				parts = parts[:0]
+				for _, w := range ws {
+					parts = w.out.take(b, parts)
 				}
 				keys, vals, overflow := m.merge(parts)
 				if overflow {
 					return errOverflow
 				}
-				for _, w := range ws {
-					r.mem.release(int64(cap(w.out.buf[b])) * 8)
-					w.out.buf[b] = nil
-				}
+				r.pool.put(parts)
 				out.keys[b], out.vals[b] = keys, vals
 				if !r.mem.grab(int64(len(keys)) * int64(8+8*k)) {
 					return r.memoryError(v, cur.n)

@@ -3,6 +3,7 @@ package knightstour
 import (
 	"math/big"
 	"math/bits"
+	"sync"
 	"sync/atomic"
 )
 
@@ -57,16 +58,21 @@ func hashKey(key uint64) uint64 {
 }
 
 // emitter collects one worker's new states, unmerged, per bucket: a key
-// followed by its k limbs.
+// followed by its k limbs, in blocks from a pool, so that a buffer never
+// grows by copying.
 type emitter struct {
-	buf   [][]uint64
-	shift uint // 64 - log2(buckets)
+	full  [][][]uint64 // per bucket: the blocks filled
+	cur   [][]uint64   // per bucket: the block being filled
+	shift uint         // 64 - log2(buckets)
 	k     int
-	bytes int64 // capacity of buf, for the memory account
+	pool  *blockPool
+	// overLimit records that a block took memory beyond the limit.
+	overLimit bool
 }
 
-func newEmitter(buckets, k int) *emitter {
-	return &emitter{buf: make([][]uint64, buckets), shift: uint(64 - bits.TrailingZeros(uint(buckets))), k: k}
+func newEmitter(buckets, k int, pool *blockPool) *emitter {
+	return &emitter{full: make([][][]uint64, buckets), cur: make([][]uint64, buckets),
+		shift: uint(64 - bits.TrailingZeros(uint(buckets))), k: k, pool: pool}
 }
 
 func (e *emitter) emit(key, h uint64, val []uint64) {
@@ -74,17 +80,70 @@ func (e *emitter) emit(key, h uint64, val []uint64) {
 	if e.shift < 64 {
 		b = int(h >> e.shift)
 	}
-	s := e.buf[b]
-	if c := cap(s); len(s)+e.k+1 > c {
-		s = append(make([]uint64, 0, max(2*c, 64*(e.k+1))), s...)
-		e.bytes += int64(cap(s)-c) * 8
+	s := e.cur[b]
+	if len(s)+e.k+1 > cap(s) {
+		if s != nil {
+			e.full[b] = append(e.full[b], s)
+		}
+		var ok bool
+		if s, ok = e.pool.get(); !ok {
+			e.overLimit = true
+		}
 	}
 	if e.k == 1 {
-		e.buf[b] = append(s, key, val[0])
+		e.cur[b] = append(s, key, val[0])
 		return
 	}
 	s = append(s, key)
-	e.buf[b] = append(s, val[:e.k]...)
+	e.cur[b] = append(s, val[:e.k]...)
+}
+
+// take appends bucket b's blocks to parts and forgets them.
+func (e *emitter) take(b int, parts [][]uint64) [][]uint64 {
+	parts = append(parts, e.full[b]...)
+	if e.cur[b] != nil {
+		parts = append(parts, e.cur[b])
+	}
+	e.full[b], e.cur[b] = nil, nil
+	return parts
+}
+
+// blockPool hands out the blocks emitters fill and takes them back after
+// a merge, so that later buckets and steps reuse memory instead of
+// allocating and zeroing it again. Its blocks count as used memory from
+// their allocation to the end of the count.
+type blockPool struct {
+	mu    sync.Mutex
+	free  [][]uint64
+	words int
+	mem   *memory
+}
+
+// blockEntries is how many states a block holds.
+const blockEntries = 1024
+
+func newBlockPool(k int, mem *memory) *blockPool {
+	return &blockPool{words: blockEntries * (k + 1), mem: mem}
+}
+
+// get returns an empty block; false if allocating it passed the memory
+// limit.
+func (p *blockPool) get() ([]uint64, bool) {
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		b := p.free[n-1]
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		return b[:0], true
+	}
+	p.mu.Unlock()
+	return make([]uint64, 0, p.words), p.mem.grab(int64(p.words) * 8)
+}
+
+func (p *blockPool) put(blocks [][]uint64) {
+	p.mu.Lock()
+	p.free = append(p.free, blocks...)
+	p.mu.Unlock()
 }
 
 // merger adds up equal states of one bucket: open addressing with linear

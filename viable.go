@@ -3,6 +3,9 @@ package knightstour
 import (
 	"context"
 	"math/bits"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // A demand is the degree-only view of a counting state: for each window
@@ -34,17 +37,23 @@ func packDemand(one, two uint32, z int) uint64 {
 // which the board can still be finished, ignoring how the pieces of path
 // join.
 type viability struct {
-	after []*keySet
+	after []*filter
 }
 
-// viable reports whether the demand d after square v can be finished.
+// viable reports whether the demand d after square v can be finished; now
+// and then it says yes to one that cannot (see filter).
 func (vb *viability) viable(v int, d uint64) bool { return vb.after[v].has(d) }
 
+// demandChoices is the most demands one step makes from one: square v
+// takes no edge, one of four, or two of four.
+const demandChoices = 11
+
 // demandStep adds square v to the demand d (the demand after square v-1)
-// in every way the counting step could, and calls emit with each demand
-// after v that passes the same checks as the counting step's finish. After
-// the last square, emit gets 0 for each way that ends a tour.
-func (r *dpRun) demandStep(v int, d uint64, notEnd *[4]uint32, emit func(uint64)) {
+// in every way the counting step could, and writes to out each demand
+// after v that passes the same checks as the counting step's finish,
+// returning how many. After the last square, it writes 0 for each way
+// that ends a tour.
+func (r *dpRun) demandStep(v int, d uint64, notEnd *[4]uint32, out *[demandChoices]uint64) int {
 	f, st := r.f, &r.f.steps[v]
 	s := uint(f.slots)
 	one, two, z := uint32(d&demandMask), uint32(d>>demandTwoShift&demandMask), int(d>>demandZShift)
@@ -63,23 +72,30 @@ func (r *dpRun) demandStep(v int, d uint64, notEnd *[4]uint32, emit func(uint64)
 			nc++
 		}
 	}
-	finish := func(one, two uint32) {
-		if d, ok := r.settle(v, one, two, z, notEnd); ok {
-			emit(d)
-		}
+	n := 0
+	if c, ok := r.settle(v, one, two, z, notEnd); ok {
+		out[n] = c
+		n++
 	}
-	finish(one, two)
 	self := uint32(1) << s
 	for i := range nc {
 		o, t := takeEdge(one, two, self|cand[i])
-		finish(o, t)
+		if c, ok := r.settle(v, o, t, z, notEnd); ok {
+			out[n] = c
+			n++
+		}
 		if room < 2 {
 			continue
 		}
 		for j := i + 1; j < nc; j++ {
-			finish(takeEdge(o, t, self|cand[j]))
+			o2, t2 := takeEdge(o, t, self|cand[j])
+			if c, ok := r.settle(v, o2, t2, z, notEnd); ok {
+				out[n] = c
+				n++
+			}
 		}
 	}
+	return n
 }
 
 // takeEdge takes one from the demands of the two ends of an edge, the
@@ -120,47 +136,145 @@ func (r *dpRun) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint64
 // Where no tour exists at all, no demand after the first square is
 // viable, and the count drops every state.
 func (r *dpRun) viability(ctx context.Context, first uint64) (*viability, error) {
-	f := r.f
+	f, workers := r.f, r.cfg.workers
 	occur := make([][]uint64, f.n) // occur[v]: the demands after square v
 	seen := newKeySet(0)
 	cur := []uint64{first}
 	for v := range f.n - 1 {
 		notEnd := r.notEnd(&f.steps[v])
-		seen.reset(len(cur) * 2)
-		var next []uint64
-		for i, d := range cur {
-			if i&0xfff == 0 && ctx.Err() != nil {
-				return nil, ctx.Err()
+		made := make([][]uint64, chunksOf(len(cur)))
+		err := inChunks(ctx, len(cur), workers, func(c, lo, hi int) {
+			var out [demandChoices]uint64
+			buf := make([]uint64, 0, 2*(hi-lo))
+			for _, d := range cur[lo:hi] {
+				n := r.demandStep(v, d, &notEnd, &out)
+				buf = append(buf, out[:n]...)
 			}
-			r.demandStep(v, d, &notEnd, func(c uint64) {
-				if seen.add(c) {
-					next = append(next, c)
+			made[c] = buf
+		})
+		if err != nil {
+			return nil, err
+		}
+		seen.reset(len(cur))
+		var next []uint64
+		for _, buf := range made {
+			for _, d := range buf {
+				if seen.add(d) {
+					next = append(next, d)
 				}
-			})
+			}
 		}
 		occur[v] = next
 		cur = next
 	}
-	vb := &viability{after: make([]*keySet, f.n)}
-	vb.after[f.n-1] = newKeySet(1)
-	vb.after[f.n-1].add(0)
+	// The backward pass looks up exact sets: a filter's false positives
+	// would make more demands viable at each step back.
+	vb := &viability{after: make([]*filter, f.n)}
+	vb.after[f.n-1] = newFilter([]uint64{0})
+	after := newKeySet(1)
+	after.add(0)
 	for v := f.n - 1; v >= 1; v-- {
 		notEnd := r.notEnd(&f.steps[v])
-		live := newKeySet(len(occur[v-1]))
-		for i, d := range occur[v-1] {
-			if i&0xfff == 0 && ctx.Err() != nil {
-				return nil, ctx.Err()
+		ds := occur[v-1]
+		kept := make([][]uint64, chunksOf(len(ds)))
+		err := inChunks(ctx, len(ds), workers, func(c, lo, hi int) {
+			var out [demandChoices]uint64
+			var live []uint64
+			for _, d := range ds[lo:hi] {
+				n := r.demandStep(v, d, &notEnd, &out)
+				for _, c := range out[:n] {
+					if after.has(c) {
+						live = append(live, d)
+						break
+					}
+				}
 			}
-			ok := false
-			r.demandStep(v, d, &notEnd, func(c uint64) { ok = ok || vb.after[v].has(c) })
-			if ok {
-				live.add(d)
-			}
+			kept[c] = live
+		})
+		if err != nil {
+			return nil, err
 		}
-		vb.after[v-1] = live
+		live := ds[:0]
+		for _, k := range kept {
+			live = append(live, k...)
+		}
+		vb.after[v-1] = newFilter(live)
+		after.reset(len(live))
+		for _, d := range live {
+			after.add(d)
+		}
 		occur[v-1] = nil
 	}
 	return vb, nil
+}
+
+// chunkDemands is how many demands a worker takes at a time.
+const chunkDemands = 1 << 12
+
+func chunksOf(n int) int { return (n + chunkDemands - 1) / chunkDemands }
+
+// inChunks calls fn on the chunks of 0..n, chunk c from lo to hi, on up
+// to workers goroutines, and stops early if ctx is cancelled.
+func inChunks(ctx context.Context, n, workers int, fn func(c, lo, hi int)) error {
+	chunks := chunksOf(n)
+	var next atomic.Int64
+	g, gctx := errgroup.WithContext(ctx)
+	for range min(workers, chunks) {
+		g.Go(func() error {
+			for {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				c := int(next.Add(1) - 1)
+				if c >= chunks {
+					return nil
+				}
+				fn(c, c*chunkDemands, min(n, (c+1)*chunkDemands))
+			}
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// filter is a set of keys that answers has with no false negatives and
+// under 1% false positives (a Bloom filter of two bits a key, both in one
+// 64-bit word, 32 bits a key): a fraction of the memory of a hash table,
+// so that the counting step's look-ups stay in cache. A false positive
+// only keeps a state that a later step drops.
+type filter struct {
+	words []uint64
+	shift uint
+}
+
+func newFilter(keys []uint64) *filter {
+	size := 1
+	for size*64 < 32*len(keys) {
+		size *= 2
+	}
+	fl := &filter{words: make([]uint64, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
+	for _, key := range keys {
+		i, m := fl.locate(key)
+		fl.words[i] |= m
+	}
+	return fl
+}
+
+// locate returns the word and the two bits of key.
+func (fl *filter) locate(key uint64) (int, uint64) {
+	h := hashKey(key)
+	i := 0
+	if fl.shift < 64 {
+		i = int(h >> fl.shift)
+	}
+	return i, 1<<(h&63) | 1<<(h>>6&63)
+}
+
+func (fl *filter) has(key uint64) bool {
+	i, m := fl.locate(key)
+	return fl.words[i]&m == m
 }
 
 // keySet is a set of 64-bit keys other than emptyKey: open addressing with
