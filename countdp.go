@@ -346,7 +346,8 @@ func (r *dpRun) step(ctx context.Context, v int, cur *layer, total []uint64) (*l
 					return errOverflow
 				}
 				r.pool.put(parts)
-				out.keys[b], out.vals[b] = keys, vals
+				out.keys[b] = append(make([]uint64, 0, len(keys)), keys...)
+				out.vals[b] = append(make([]uint64, 0, len(vals)), vals...)
 				if !r.mem.grab(int64(len(keys)) * int64(8+8*k)) {
 					return r.memoryError(v, cur.n)
 				}

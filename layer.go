@@ -44,9 +44,6 @@ func (m *memory) grab(bytes int64) bool {
 
 func (m *memory) release(bytes int64) { m.used.Add(-bytes) }
 
-// bytes is the memory a layer's states take.
-func (l *layer) bytes(k int) int64 { return int64(l.n) * int64(8+8*k) }
-
 // hashKey scrambles a key (the splitmix64 finaliser): the high bits pick
 // the bucket, the low bits the slot within it.
 func hashKey(key uint64) uint64 {
@@ -146,17 +143,28 @@ func (p *blockPool) put(blocks [][]uint64) {
 	p.mu.Unlock()
 }
 
+// bytes is the memory a layer's states take.
+func (l *layer) bytes(k int) int64 { return int64(l.n) * int64(8+8*k) }
+
 // merger adds up equal states of one bucket: open addressing with linear
-// probing, reused from bucket to bucket.
+// probing, reused from bucket to bucket. The table holds where each key's
+// state went in the output, which is in order of first appearance: so
+// the output needs no pass over the table's empty slots.
 type merger struct {
-	keys []uint64
-	vals []uint64
-	k    int
+	table []uint64 // a key in the high bits, its place in out below: 0 empty
+	keys  []uint64 // out: distinct keys, in order of first appearance
+	vals  []uint64 // out: their counts, k limbs each
+	k     int
 }
 
+// placeBits is how many low bits of a merge table slot hold a place; the
+// key's hash fills the rest, so that most probes that miss need not look
+// at the output.
+const placeBits = 32
+
 // merge adds up the entries of all workers' buffers for one bucket and
-// returns the distinct keys and their counts; overflow if a count does
-// not fit in k limbs.
+// returns the distinct keys and their counts, valid until the next merge;
+// overflow if a count does not fit in k limbs.
 func (m *merger) merge(parts [][]uint64) (keys, vals []uint64, overflow bool) {
 	k := m.k
 	entries := 0
@@ -167,39 +175,52 @@ func (m *merger) merge(parts [][]uint64) (keys, vals []uint64, overflow bool) {
 	for size < 2*entries {
 		size *= 2
 	}
-	if len(m.keys) < size || len(m.keys) > 8*size {
-		m.keys, m.vals = make([]uint64, size), make([]uint64, size*k)
+	if len(m.table) < size || len(m.table) > 8*size {
+		m.table = make([]uint64, size)
 	}
-	tk, tv := m.keys[:size], m.vals[:size*k]
-	for i := range tk {
-		tk[i] = emptyKey
+	table := m.table[:size]
+	clear(table)
+	if cap(m.keys) < entries {
+		m.keys, m.vals = make([]uint64, 0, entries), make([]uint64, 0, entries*k)
 	}
+	out, outv := m.keys[:0], m.vals[:0]
 	mask := uint64(size - 1)
-	n := 0
 	for _, p := range parts {
 		for j := 0; j < len(p); j += k + 1 {
 			key := p[j]
-			i := hashKey(key) & mask
-			for tk[i] != key && tk[i] != emptyKey {
+			h := hashKey(key)
+			tag := h &^ (1<<placeBits - 1) // never 0 with the place: places start at 1
+			i := h & mask
+			for {
+				slot := table[i]
+				if slot == 0 {
+					table[i] = tag | uint64(len(out)+1)
+					out = append(out, key)
+					if k == 1 {
+						outv = append(outv, p[j+1])
+					} else {
+						outv = append(outv, p[j+1:j+1+k]...)
+					}
+					break
+				}
+				if slot&^(1<<placeBits-1) == tag {
+					if at := int(slot&(1<<placeBits-1)) - 1; out[at] == key {
+						if k == 1 {
+							var carry uint64
+							outv[at], carry = bits.Add64(outv[at], p[j+1], 0)
+							overflow = overflow || carry != 0
+						} else if addLimbs(outv[at*k:at*k+k], p[j+1:j+1+k]) {
+							overflow = true
+						}
+						break
+					}
+				}
 				i = (i + 1) & mask
 			}
-			if tk[i] == emptyKey {
-				tk[i] = key
-				copy(tv[int(i)*k:int(i)*k+k], p[j+1:j+1+k])
-				n++
-			} else if addLimbs(tv[int(i)*k:int(i)*k+k], p[j+1:j+1+k]) {
-				overflow = true
-			}
 		}
 	}
-	keys, vals = make([]uint64, 0, n), make([]uint64, 0, n*k)
-	for i, key := range tk {
-		if key != emptyKey {
-			keys = append(keys, key)
-			vals = append(vals, tv[i*k:i*k+k]...)
-		}
-	}
-	return keys, vals, overflow
+	m.keys, m.vals = out, outv
+	return out, outv, overflow
 }
 
 // addLimbs adds src to dst (both little-endian limbs, src at least as
