@@ -294,8 +294,14 @@ func (r *dpRun) step(ctx context.Context, v int, cur *layer, total []uint64) (*l
 				}
 				p := pieces[i]
 				keys, vals := cur.keys[p.b], cur.vals[p.b]
-				for j := p.lo; j < p.hi; j++ {
-					w.expand(keys[j], vals[j*k:j*k+k])
+				if r.f.packed {
+					for j := p.lo; j < p.hi; j++ {
+						w.expandPacked(keys[j], vals[j*k:j*k+k])
+					}
+				} else {
+					for j := p.lo; j < p.hi; j++ {
+						w.expand(keys[j], vals[j*k:j*k+k])
+					}
 				}
 				if w.err != nil {
 					return w.err
