@@ -72,6 +72,14 @@ const (
 // longer), not with the number of tours, so it reaches boards far beyond
 // enumeration; boards up to MaxFrontierWidth on the shorter side.
 //
+// Before counting, it works out which degree demands on the frontier (how
+// many more jumps each square needs) the rest of the board can still meet,
+// and drops every state whose demands it cannot: near the far end of the
+// board most states are such dead ends. It also starts from whichever
+// image of the start square under the board's symmetries comes latest in
+// its order, which leaves fewer states. WithAllLengths keeps every state,
+// as a state dead for the whole board may finish a shorter one.
+//
 // Without options it counts the open tours from the lower-left corner,
 // like NewSolver; WithStart picks another start, WithFreeEnds counts open
 // tours from every square, and WithClosed closed tours. WithWorkers spreads

@@ -148,6 +148,44 @@ func TestCountDPPublished(t *testing.T) {
 	}
 }
 
+// TestCountDPStartsSum checks the counts from single squares against the
+// count with free ends and the published totals (A165134): every directed
+// open tour starts on exactly one square, so the counts from all squares
+// add up to it. Squares that a symmetry maps onto each other start as many
+// tours, so each orbit is counted once. 7x7 takes about ten minutes:
+// go test -run TestCountDPStartsSum -dp.long.
+func TestCountDPStartsSum(t *testing.T) {
+	tests := []struct {
+		rows, cols int
+		directed   string // published; "" where none is
+		long       bool
+	}{
+		{5, 5, "1728", false},
+		{4, 7, "", false},
+		{5, 6, "", false},
+		{6, 6, "6637920", false},
+		{7, 7, "165575218320", true},
+	}
+	for _, tt := range tests {
+		if tt.long && !*dpLong {
+			t.Logf("%dx%d: skipped (slow)", tt.rows, tt.cols)
+			continue
+		}
+		sum := new(big.Int)
+		for _, orbit := range orbits(tt.rows, tt.cols) {
+			res := mustCountDP(t, tt.rows, tt.cols, WithStart(orbit[0]))
+			sum.Add(sum, new(big.Int).Mul(res.Tours, big.NewInt(int64(len(orbit)))))
+			t.Logf("%dx%d from %v (%d squares alike): %v tours in %v", tt.rows, tt.cols, orbit[0], len(orbit), res.Tours, res.Elapsed)
+		}
+		if free := mustCountDP(t, tt.rows, tt.cols, WithFreeEnds()).Tours; sum.Cmp(free) != 0 {
+			t.Errorf("%dx%d: the counts from every square add up to %v; with free ends %v", tt.rows, tt.cols, sum, free)
+		}
+		if tt.directed != "" && sum.String() != tt.directed {
+			t.Errorf("%dx%d: the counts from every square add up to %v; published %s", tt.rows, tt.cols, sum, tt.directed)
+		}
+	}
+}
+
 // TestCountDPWorkers checks that the number of workers changes neither the
 // count nor a single step's number of states.
 func TestCountDPWorkers(t *testing.T) {
