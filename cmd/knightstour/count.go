@@ -92,7 +92,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *free || s.Closed() {
 		res.Start, res.Algebraic = "", ""
 	}
-	res.Method = chooseMethod(*method, rows, cols, *free || s.Closed(), *c.limit > 0 || shard.set())
+	res.Method = chooseMethod(*method, rows, cols, *c.limit > 0 || shard.set())
 	switch {
 	case res.Method == "dp":
 		opts := []knightstour.Option{knightstour.WithWorkers(s.Workers())}
@@ -177,21 +177,21 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // chooseMethod resolves -method auto. Enumeration costs about 50 ns per
-// tour found; the frontier count costs about 0.5 us per state and step,
-// whatever the number of tours. Measured on the development machine,
-// enumeration wins from a start square up to 6x6 (0.1 s against 2 s) and
-// the frontier count beyond (5x8: 0.45 s against 0.86 s); for closed tours
-// and free ends, which enumeration must find from every square (or with
-// much weaker pruning), the frontier count wins from about 30 squares.
-// Boards wider than the frontier allows, and -limit or -shard, enumerate.
-func chooseMethod(method string, rows, cols int, everyStart, partial bool) string {
+// tour found; the frontier count's cost follows its states, whatever the
+// number of tours. Measured with this command on the development machine,
+// enumeration wins up to 36 squares (6x6 from the corner: 0.17 s against
+// 0.35 s; with free ends 0.41 s against 0.78 s; closed 16 ms against 61 ms)
+// and the frontier count beyond (5x8 from the corner: 0.09 s against
+// 0.85 s; 6x7 closed 0.27 s against 0.59 s). Boards wider than the
+// frontier allows, and -limit or -shard, enumerate.
+func chooseMethod(method string, rows, cols int, partial bool) string {
 	if method != "auto" {
 		return method
 	}
 	switch n := rows * cols; {
 	case partial || min(rows, cols) > knightstour.MaxFrontierWidth:
 		return "enum"
-	case everyStart && n > 30, !everyStart && n > 36:
+	case n > 36:
 		return "dp"
 	}
 	return "enum"

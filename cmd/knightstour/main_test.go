@@ -101,10 +101,12 @@ func TestCountMethods(t *testing.T) {
 		{[]string{"5x6"}, "4542", "enum"},
 		{[]string{"-start", "c3", "5x5"}, "64", "enum"},
 		{[]string{"-free", "5x5"}, "1728", "enum"},
-		{[]string{"-free", "3x12"}, "", "dp"},
-		{[]string{"-closed", "6x6"}, "19724", "dp"},
+		{[]string{"-free", "3x12"}, "", "enum"},
+		{[]string{"-free", "3x13"}, "", "dp"},
+		{[]string{"-closed", "6x6"}, "19724", "enum"},
 		{[]string{"5x8"}, "3742739", "dp"},
-		{[]string{"-closed", "3x12"}, "352", "dp"},
+		{[]string{"-closed", "3x12"}, "352", "enum"},
+		{[]string{"-closed", "3x14"}, "", "dp"},
 	} {
 		var counts []string
 		for _, method := range []string{"enum", "dp", "auto"} {
