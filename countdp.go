@@ -46,7 +46,8 @@ type DPCount struct {
 	// when R <= C (k x C otherwise), counted as Tours is. A cut board that
 	// does not hold Start has none.
 	ByLength []*big.Int
-	// PeakBytes is the most memory the state tables held at once.
+	// PeakBytes is the most memory the state tables held at once, with
+	// the tables of degree demands that prune them.
 	PeakBytes int64
 	// Limbs is the number of 64-bit words a count needed.
 	Limbs   int
@@ -142,11 +143,16 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 		if cfg.progress != nil {
 			stop = progress.Every(cfg.every, func() { cfg.progress(r.snapshot(begin)) })
 		}
-		for r.k = 1; ; r.k *= 2 {
+		if !cfg.allLengths && !cfg.allDemands {
+			r.vb, err = r.viability(ctx, packDemand(0, 0, r.firstZ()))
+		}
+		for r.k = 1; err == nil; r.k *= 2 {
 			undirected, err = r.run(ctx)
-			if !errors.Is(err, errOverflow) {
-				break
+			if errors.Is(err, errOverflow) {
+				err = nil // again with twice the limbs
+				continue
 			}
+			break
 		}
 		stop()
 		if err != nil {
@@ -207,6 +213,12 @@ func (r *dpRun) snapshot(begin time.Time) Progress {
 	return Progress{TasksDone: int(r.done.Load()), Tasks: r.f.n, States: int(r.last.Load()), Elapsed: time.Since(begin)}
 }
 
+// firstZ returns the z-state before any square: the edges z can give, of
+// which the start holds one already.
+func (r *dpRun) firstZ() int {
+	return [...]int{dpFromStart: 1, dpFreeEnds: 2, dpClosed: 0}[r.mode]
+}
+
 // run adds every square in turn and returns the number of paths or
 // cycles; errOverflow if the counts need more than r.k limbs.
 func (r *dpRun) run(ctx context.Context) (*big.Int, error) {
@@ -214,9 +226,9 @@ func (r *dpRun) run(ctx context.Context) (*big.Int, error) {
 	r.states, r.peak = make([]int, 0, f.n), 0
 	r.byLength = make([][]uint64, f.l)
 	r.done.Store(0)
-	r.mem.used.Store(0)
+	r.mem.used.Store(r.vb.bytes()) // the demand filters stay from one attempt to the next
 	r.pool = newBlockPool(k, r.mem)
-	z := [...]int{dpFromStart: 1, dpFreeEnds: 2, dpClosed: 0}[r.mode] // edges z can give: the start holds one already
+	z := r.firstZ()
 	var a [18]uint8
 	for p := range a {
 		a[p] = slotDone
@@ -224,13 +236,6 @@ func (r *dpRun) run(ctx context.Context) (*big.Int, error) {
 	one := make([]uint64, k)
 	one[0] = 1
 	key := f.encode(&a, z)
-	if r.vb == nil && !r.cfg.allLengths && !r.cfg.allDemands {
-		vb, err := r.viability(ctx, packDemand(0, 0, z))
-		if err != nil {
-			return nil, err
-		}
-		r.vb = vb
-	}
 	cur := &layer{keys: [][]uint64{{key}}, vals: [][]uint64{one}, n: 1}
 	r.mem.grab(cur.bytes(k))
 	total := make([]uint64, k)

@@ -297,6 +297,7 @@ func TestCountDPErrors(t *testing.T) {
 		{"free ends and closed", 5, 5, []Option{WithFreeEnds(), WithClosed()}, ErrBadOption},
 		{"tiny memory limit", 5, 5, []Option{WithMemoryLimit(10)}, ErrBadOption},
 		{"memory limit reached", 6, 6, []Option{WithMemoryLimit(1 << 20)}, ErrMemoryLimit},
+		{"memory limit reached by the demands", 7, 7, []Option{WithMemoryLimit(1 << 20)}, ErrMemoryLimit},
 		{"zero workers", 5, 5, []Option{WithWorkers(0)}, ErrBadOption},
 	}
 	for _, tt := range tests {
@@ -307,9 +308,9 @@ func TestCountDPErrors(t *testing.T) {
 	}
 }
 
-// TestCountDPCancel cancels a count of 7x7, which needs minutes and more
-// memory than this machine may have, and checks that it returns the
-// context's error and leaves no goroutine behind.
+// TestCountDPCancel cancels a count of 7x7, which takes most of a minute,
+// while it works out the demands, and checks that it returns the context's
+// error and leaves no goroutine behind.
 func TestCountDPCancel(t *testing.T) {
 	for _, workers := range []int{1, 2, 4} {
 		base := runtime.NumGoroutine()
@@ -324,6 +325,31 @@ func TestCountDPCancel(t *testing.T) {
 		if !settled(base) {
 			t.Errorf("%d workers: %d goroutines left, had %d", workers, runtime.NumGoroutine(), base)
 		}
+	}
+}
+
+// TestCountDPCancelInSteps cancels a count of 7x7 halfway through its
+// steps (a progress report says so), where each step handles millions of
+// states, and checks the same.
+func TestCountDPCancelInSteps(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("takes seconds")
+	}
+	base := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	var at atomic.Int64
+	_, err := CountDP(ctx, 7, 7, WithProgress(10*time.Millisecond, func(p Progress) {
+		if p.TasksDone >= 25 && at.Load() == 0 {
+			at.Store(time.Now().UnixNano())
+			cancel()
+		}
+	}))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	t.Logf("returned %v after the cancel", time.Since(time.Unix(0, at.Load())))
+	if !settled(base) {
+		t.Errorf("%d goroutines left, had %d", runtime.NumGoroutine(), base)
 	}
 }
 

@@ -2,6 +2,7 @@ package knightstour
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"sync/atomic"
 
@@ -38,6 +39,18 @@ func packDemand(one, two uint32, z int) uint64 {
 // join.
 type viability struct {
 	after []*filter
+}
+
+// bytes is the memory the filters take; 0 for nil.
+func (vb *viability) bytes() int64 {
+	if vb == nil {
+		return 0
+	}
+	var n int64
+	for _, fl := range vb.after {
+		n += int64(len(fl.words)) * 8
+	}
+	return n
 }
 
 // viable reports whether the demand d after square v can be finished; now
@@ -165,6 +178,9 @@ func (r *dpRun) viability(ctx context.Context, first uint64) (*viability, error)
 			}
 		}
 		occur[v] = next
+		if !r.mem.grab(int64(cap(next)) * 8) {
+			return nil, r.demandMemoryError(v)
+		}
 		cur = next
 	}
 	// The backward pass looks up exact sets: a filter's false positives
@@ -199,13 +215,22 @@ func (r *dpRun) viability(ctx context.Context, first uint64) (*viability, error)
 			live = append(live, k...)
 		}
 		vb.after[v-1] = newFilter(live)
+		if !r.mem.grab(int64(len(vb.after[v-1].words)) * 8) {
+			return nil, r.demandMemoryError(v - 1)
+		}
 		after.reset(len(live))
 		for _, d := range live {
 			after.add(d)
 		}
+		r.mem.release(int64(cap(occur[v-1])) * 8)
 		occur[v-1] = nil
 	}
 	return vb, nil
+}
+
+func (r *dpRun) demandMemoryError(v int) error {
+	return fmt.Errorf("%w: the demands after square %d of %d take more than %d bytes; raise the memory limit (-memory, WithMemoryLimit) or use a machine with more memory",
+		ErrMemoryLimit, v+1, r.f.n, r.mem.limit)
 }
 
 // chunkDemands is how many demands a worker takes at a time.
