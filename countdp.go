@@ -467,17 +467,7 @@ func (w *dpWorker) expand(key uint64, val []uint64) {
 		w.finish(a, z, free, false, val)
 	}
 	for i := range nc {
-		// Where the demands rule a choice out, skip the work of linking.
-		bends, bfree := takeEdge(ends, free, self|1<<cand[i])
-		one := w.viable(bends, bfree, z)
-		var pairs uint32
-		if room == 2 {
-			for j := i + 1; j < nc; j++ {
-				if cends, cfree := takeEdge(bends, bfree, self|1<<cand[j]); w.viable(cends, cfree, z) {
-					pairs |= 1 << j
-				}
-			}
-		}
+		_, bfree, one, pairs := w.choices(ends, free, z, cand[:nc], i, room)
 		if !one && pairs == 0 {
 			continue
 		}
@@ -500,6 +490,25 @@ func (w *dpWorker) expand(key uint64, val []uint64) {
 			}
 		}
 	}
+}
+
+// choices returns the demands after the new square (at bit self) takes
+// the edge to candidate i, whether that edge alone can still lead to a
+// tour, and (as bits) the later candidates j that can be taken with it,
+// where the square has room for two: where the demands rule a choice out,
+// expand skips the work of linking.
+func (w *dpWorker) choices(ends, free uint32, z int, cand []int8, i, room int) (bends, bfree uint32, one bool, pairs uint32) {
+	self := uint32(1) << w.r.f.slots
+	bends, bfree = takeEdge(ends, free, self|1<<cand[i])
+	one = w.viable(bends, bfree, z)
+	if room == 2 {
+		for j := i + 1; j < len(cand); j++ {
+			if cends, cfree := takeEdge(bends, bfree, self|1<<cand[j]); w.viable(cends, cfree, z) {
+				pairs |= 1 << j
+			}
+		}
+	}
+	return bends, bfree, one, pairs
 }
 
 // viable reports whether the demands after this step's edges, the squares

@@ -133,11 +133,11 @@ func (w *dpWorker) expandPacked(key uint64, val []uint64) {
 	} else {
 		free |= self
 	}
-	var cand [4]int
+	var cand [4]int8
 	nc := 0
 	for _, p := range st.back[:st.nback] {
 		if nib(word, int(p)) != slotDone {
-			cand[nc] = int(p)
+			cand[nc] = p
 			nc++
 		}
 	}
@@ -146,20 +146,11 @@ func (w *dpWorker) expandPacked(key uint64, val []uint64) {
 		w.finishPacked(word, z, free, ends, false, val)
 	}
 	for i := range nc {
-		bends, bfree := takeEdge(ends, free, self|1<<cand[i])
-		one := w.viable(bends, bfree, z)
-		var pairs uint32
-		if room == 2 {
-			for j := i + 1; j < nc; j++ {
-				if cends, cfree := takeEdge(bends, bfree, self|1<<cand[j]); w.viable(cends, cfree, z) {
-					pairs |= 1 << j
-				}
-			}
-		}
+		bends, bfree, one, pairs := w.choices(ends, free, z, cand[:nc], i, room)
 		if !one && pairs == 0 {
 			continue
 		}
-		b, complete, ok := linkNib(word, s, cand[i], freshFirst, closed)
+		b, complete, ok := linkNib(word, s, int(cand[i]), freshFirst, closed)
 		if !ok {
 			continue
 		}
@@ -171,7 +162,7 @@ func (w *dpWorker) expandPacked(key uint64, val []uint64) {
 		}
 		for m := pairs; m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
-			if c, complete, ok := linkNib(b, s, cand[j], freshSecond, closed); ok {
+			if c, complete, ok := linkNib(b, s, int(cand[j]), freshSecond, closed); ok {
 				cends, cfree := takeEdge(bends, bfree, self|1<<cand[j])
 				w.finishPacked(c, z, cfree, cends, complete, val)
 			}
