@@ -40,7 +40,9 @@
 //
 // To count tours far beyond what can be listed, CountDP counts them by
 // dynamic programming over a frontier of squares (open from a start, with
-// free ends, or closed), exactly and in big integers.
+// free ends, or closed), exactly and in big integers, dropping the partial
+// solutions whose degree demands the rest of the board cannot meet: 7x7
+// from a corner in under a minute, 8x8 closed tours in about 20 minutes.
 //
 // For one tour on a large board, Construct builds one on any board that has
 // one, from any square that can start one, in linear time (blocks with

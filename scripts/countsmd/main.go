@@ -1,9 +1,9 @@
 // Command countsmd counts knight's tours with the frontier counter and
-// writes COUNTS.md: the seed's Figure 2 extended, rows of 5 x n and 6 x n,
-// and the published sequences checked against the counts. Run it from the
-// repository's root:
+// writes COUNTS.md: the seed's Figure 2 extended, rows of 3 to 6 x n, 7x7
+// and 8x8 closed, and the published sequences checked against the counts.
+// Run it from the repository's root (8x8 closed needs about 18 GB):
 //
-//	go run ./scripts/countsmd > COUNTS.md
+//	go run ./scripts/countsmd -memory 21474836480 -free6 10 > COUNTS.md
 //
 // Each count runs on all cores with a memory limit; a count that reaches
 // it is recorded with the square and the states where it stopped, so that
