@@ -152,7 +152,7 @@ func TestCountDPPublished(t *testing.T) {
 // count with free ends and the published totals (A165134): every directed
 // open tour starts on exactly one square, so the counts from all squares
 // add up to it. Squares that a symmetry maps onto each other start as many
-// tours, so each orbit is counted once. 7x7 takes about ten minutes:
+// tours, so each orbit is counted once. 7x7 takes about four minutes:
 // go test -run TestCountDPStartsSum -dp.long.
 func TestCountDPStartsSum(t *testing.T) {
 	tests := []struct {
