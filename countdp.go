@@ -466,23 +466,24 @@ func (w *dpWorker) expand(key uint64, val []uint64) {
 	if w.viable(ends, free, z) {
 		w.finish(a, z, free, false, val)
 	}
+	one, pairs := w.choices(ends, free, z, cand[:nc], room)
 	for i := range nc {
-		_, bfree, one, pairs := w.choices(ends, free, z, cand[:nc], i, room)
-		if !one && pairs == 0 {
+		if one>>i&1 == 0 && pairs[i] == 0 {
 			continue
 		}
+		bfree := free &^ (self | 1<<cand[i]) // an edge leaves neither end unused
 		b := a
 		complete, ok := link(&b, s, cand[i], closed)
 		if !ok {
 			continue
 		}
-		if one {
+		if one>>i&1 != 0 {
 			w.finish(b, z, bfree, complete, val)
 		}
 		if complete {
 			continue
 		}
-		for m := pairs; m != 0; m &= m - 1 {
+		for m := pairs[i]; m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
 			c := b
 			if complete, ok := link(&c, s, cand[j], closed); ok {
@@ -492,23 +493,28 @@ func (w *dpWorker) expand(key uint64, val []uint64) {
 	}
 }
 
-// choices returns the demands after the new square (at bit self) takes
-// the edge to candidate i, whether that edge alone can still lead to a
-// tour, and (as bits) the later candidates j that can be taken with it,
-// where the square has room for two: where the demands rule a choice out,
-// expand skips the work of linking.
-func (w *dpWorker) choices(ends, free uint32, z int, cand []int8, i, room int) (bends, bfree uint32, one bool, pairs uint32) {
+// choices returns, as bits, the candidates i whose edge to the new square
+// (at bit self) can alone still lead to a tour, and for each i the later
+// candidates j that can be taken with it where the square has room for
+// two: where the demands rule a choice out, expand skips the work of
+// linking.
+func (w *dpWorker) choices(ends, free uint32, z int, cand []int8, room int) (one uint32, pairs [4]uint32) {
 	self := uint32(1) << w.r.f.slots
-	bends, bfree = takeEdge(ends, free, self|1<<cand[i])
-	one = w.viable(bends, bfree, z)
-	if room == 2 {
+	for i := range cand {
+		bends, bfree := takeEdge(ends, free, self|1<<cand[i])
+		if w.viable(bends, bfree, z) {
+			one |= 1 << i
+		}
+		if room < 2 {
+			continue
+		}
 		for j := i + 1; j < len(cand); j++ {
 			if cends, cfree := takeEdge(bends, bfree, self|1<<cand[j]); w.viable(cends, cfree, z) {
-				pairs |= 1 << j
+				pairs[i] |= 1 << j
 			}
 		}
 	}
-	return bends, bfree, one, pairs
+	return one, pairs
 }
 
 // viable reports whether the demands after this step's edges, the squares

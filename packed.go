@@ -145,22 +145,23 @@ func (w *dpWorker) expandPacked(key uint64, val []uint64) {
 	if w.viable(ends, free, z) {
 		w.finishPacked(word, z, free, ends, false, val)
 	}
+	one, pairs := w.choices(ends, free, z, cand[:nc], room)
 	for i := range nc {
-		bends, bfree, one, pairs := w.choices(ends, free, z, cand[:nc], i, room)
-		if !one && pairs == 0 {
+		if one>>i&1 == 0 && pairs[i] == 0 {
 			continue
 		}
+		bends, bfree := takeEdge(ends, free, self|1<<cand[i])
 		b, complete, ok := linkNib(word, s, int(cand[i]), freshFirst, closed)
 		if !ok {
 			continue
 		}
-		if one {
+		if one>>i&1 != 0 {
 			w.finishPacked(b, z, bfree, bends, complete, val)
 		}
 		if complete {
 			continue
 		}
-		for m := pairs; m != 0; m &= m - 1 {
+		for m := pairs[i]; m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
 			if c, complete, ok := linkNib(b, s, int(cand[j]), freshSecond, closed); ok {
 				cends, cfree := takeEdge(bends, bfree, self|1<<cand[j])
