@@ -76,7 +76,7 @@ func main() {
 	for _, l := range cells {
 		w.printf("%s\n", l)
 	}
-	w.printf("\nCells on 8 rows are not reached: 8x8 closed, the smallest count on 8 rows, already keeps up to 230 million states and 18 GB (see below), and open tours from a corner keep more states per square than closed ones.\n\n")
+	w.printf("\nCells on 8 rows are not reached: 8x8 closed, the smallest count on 8 rows, already keeps up to 230 million states and 18 GB (see below), and open tours from a corner keep more states than closed ones (at most 2.5 million against 257 thousand on 6x8, 5.1 million against 1.2 million on 6x10).\n\n")
 
 	for _, row := range []struct {
 		rows, max int
