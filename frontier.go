@@ -146,30 +146,27 @@ func (f *frontier) latest(c Coordinate) int {
 // encode packs window positions 1..slots of a (the window after adding a
 // square) and the z-state into a key. It renames the pair labels in order
 // of first appearance, so that equal states get equal keys whatever labels
-// their steps made up.
+// their steps made up. The step on bytes (expand, finish) uses it on boards
+// 8 wide, in base 11; on packed boards it only makes the first state, and
+// the step there packs its own words (packed.go).
 func (f *frontier) encode(a *[18]uint8, z int) (key uint64) {
+	if f.packed {
+		var word uint64
+		for p := 1; p <= f.slots; p++ {
+			word |= uint64(a[p]) << (4 * (p - 1))
+		}
+		return relabel(word) | uint64(z)<<(4*f.slots)
+	}
 	// code[c] is one more than the new code of c, or 0 while c is unseen;
 	// codes below slotLabel keep their value. Labels are under 48: those
 	// decoded start at slotLabel, those link makes at 24. The loop has no
 	// branches: whether a label is new is not predictable.
 	code := [48]uint8{slotFree + 1, slotDone + 1, slotToZ + 1}
 	next := uint8(slotLabel + 1)
-	if f.packed {
-		for p := 1; p <= f.slots; p++ {
-			c := a[p]
-			r := code[c]
-			fresh := (r - 1) >> 7 // 1 if unseen
-			r += fresh * next
-			next += fresh
-			code[c] = r
-			key |= uint64(r-1) << (4 * (p - 1))
-		}
-		return key | uint64(z)<<(4*f.slots)
-	}
 	for p := f.slots; p >= 1; p-- { // base 11 packs from the far end, so labels are named from there
 		c := a[p]
 		r := code[c]
-		fresh := (r - 1) >> 7
+		fresh := (r - 1) >> 7 // 1 if unseen
 		r += fresh * next
 		next += fresh
 		code[c] = r
@@ -178,28 +175,19 @@ func (f *frontier) encode(a *[18]uint8, z int) (key uint64) {
 	return key + uint64(z)*f.pow11
 }
 
-// decode unpacks a key into window positions 0..slots-1 of a and returns
-// the z-state, the positions of squares with no edge yet, and those of
-// the ends of pieces of path (one edge).
+// decode unpacks a base-11 key (a board 8 wide; packed boards never
+// unpack) into window positions 0..slots-1 of a and returns the z-state,
+// the positions of squares with no edge yet, and those of the ends of
+// pieces of path (one edge).
 func (f *frontier) decode(key uint64, a *[18]uint8) (z int, free, ends uint32) {
-	if f.packed {
-		for p := 0; p < f.slots; p++ {
-			c := uint8(key & 15)
-			a[p] = c
-			key >>= 4
-		}
-		z = int(key)
-	} else {
-		for p := 0; p < f.slots; p++ {
-			a[p] = uint8(key % 11)
-			key /= 11
-		}
-		z = int(key)
+	for p := 0; p < f.slots; p++ {
+		a[p] = uint8(key % 11)
+		key /= 11
 	}
 	for p := 0; p < f.slots; p++ {
 		c := uint32(a[p])
 		free |= (c - 1) >> 31 << p          // c == slotFree
 		ends |= (1 - (c>>1-1)>>31) & 1 << p // c >= slotToZ
 	}
-	return z, free, ends
+	return int(key), free, ends
 }

@@ -7,10 +7,6 @@ import (
 	"sync/atomic"
 )
 
-// emptyKey marks a free slot of a merge table; no state encodes to it, as
-// keys use at most 63 bits.
-const emptyKey = ^uint64(0)
-
 // layer holds the states of a count after some squares were added, and the
 // number of partial solutions in each: split into buckets by the high bits
 // of the key's hash, so that merging equal states touches one small bucket

@@ -302,6 +302,10 @@ func (fl *filter) has(key uint64) bool {
 	return fl.words[i]&m == m
 }
 
+// emptyKey marks a free slot of a keySet; no demand packs to it, as
+// demands use at most 36 bits.
+const emptyKey = ^uint64(0)
+
 // keySet is a set of 64-bit keys other than emptyKey: open addressing with
 // linear probing.
 type keySet struct {
