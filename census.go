@@ -22,14 +22,18 @@ type Census struct {
 // searches from one square of each class of squares that the board's
 // symmetries map onto each other (6 classes instead of 36 squares on 6x6)
 // and copies the count to the others. Options are those of NewSolver (its
-// workers count each class in parallel), except WithStart.
+// workers count each class in parallel), except WithStart, WithLimit and
+// WithShard, which would leave squares or tours out of a total that looks
+// whole: they give ErrBadOption.
 func RunCensus(ctx context.Context, rows, cols int, opts ...Option) (*Census, error) {
 	probe, err := NewSolver(rows, cols, opts...)
 	if err != nil {
 		return nil, err
 	}
-	if probe.cfg.start != nil {
-		return nil, fmt.Errorf("%w: a census covers every start square; WithStart has no meaning", ErrBadOption)
+	// A census counts every tour from every square: a start, a limit or a
+	// shard would make its totals wrong while looking whole.
+	if err := probe.cfg.only("RunCensus", everySquareOptions); err != nil {
+		return nil, err
 	}
 	begin := time.Now()
 	c := &Census{Rows: rows, Cols: cols, Closed: probe.Closed(), counts: make([]uint64, rows*cols)}

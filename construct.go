@@ -37,11 +37,14 @@ const MaxConstructSquares = 1 << 30
 // Exists or StartPossible rule it out, else after the exact search of a
 // strip or of a board small enough to be one block proves it. WithWorkers
 // sets how many goroutines lay the blocks' tours out (the result does not
-// depend on it); other options besides WithStart and WithClosed do not
-// apply. Boards of more than MaxConstructSquares squares give ErrTooLarge.
+// depend on it); other options besides WithStart and WithClosed give
+// ErrBadOption. Boards of more than MaxConstructSquares squares give ErrTooLarge.
 func Construct(ctx context.Context, rows, cols int, opts ...Option) (Tour, error) {
 	cfg, err := newConfig(rows, cols, MaxConstructSquares, opts)
 	if err != nil {
+		return Tour{}, err
+	}
+	if err := cfg.only("Construct", constructOptions); err != nil {
 		return Tour{}, err
 	}
 	start, err := cfg.startOn(rows, cols)

@@ -85,11 +85,16 @@ const (
 // like NewSolver; WithStart picks another start, WithFreeEnds counts open
 // tours from every square, and WithClosed closed tours. WithWorkers spreads
 // each step over goroutines, WithProgress reports after steps, and
-// WithMemoryLimit bounds the state tables (ErrMemoryLimit). Counts are
-// exact at any size: they use as many 64-bit words as they need.
+// WithMemoryLimit bounds the state tables (ErrMemoryLimit). Other options
+// (a move order, a limit, a shard, ...) give ErrBadOption: the count is
+// of all tours at once. Counts are exact at any size: they use as many
+// 64-bit words as they need.
 func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, error) {
 	cfg, err := newConfig(rows, cols, MaxSquares, opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := cfg.only("CountDP", countDPOptions); err != nil {
 		return nil, err
 	}
 	res := &DPCount{Rows: rows, Cols: cols, Closed: cfg.closed, Workers: cfg.workers}

@@ -2,14 +2,92 @@ package knightstour
 
 import (
 	"fmt"
+	"math/bits"
 	"runtime"
 	"time"
 )
 
-// Option configures a Solver; pass options to NewSolver.
+// Option configures a call: NewSolver, CountDP, Construct and the other
+// entry points take options, and each refuses, with ErrBadOption, an
+// option that does not apply to it, rather than answer a question the
+// caller did not ask.
 type Option func(*config) error
 
+// optionKind names an option, as a bit, so that an entry point can say
+// which options it takes.
+type optionKind uint32
+
+const (
+	optStart optionKind = 1 << iota
+	optMoveOrder
+	optWorkers
+	optSplitDepth
+	optLimit
+	optProgress
+	optClosed
+	optReduction
+	optShard
+	optNodeBudget
+	optFreeEnds
+	optMemoryLimit
+	optAllLengths
+	optTesting     // the unexported options of the tests and the engines
+	numOptionKinds = iota
+)
+
+var optionNames = [numOptionKinds]string{
+	"WithStart", "WithMoveOrder", "WithWorkers", "WithSplitDepth", "WithLimit", "WithProgress", "WithClosed",
+	"WithReduction", "WithShard", "WithNodeBudget", "WithFreeEnds", "WithMemoryLimit", "WithAllLengths", "an internal option",
+}
+
+// String returns the name of the option, as the caller wrote it.
+func (k optionKind) String() string {
+	i := bits.TrailingZeros32(uint32(k))
+	if i >= numOptionKinds || k != 1<<i {
+		return fmt.Sprintf("optionKind(%#x)", uint32(k))
+	}
+	return optionNames[i]
+}
+
+// Which options each entry point takes. The Solver's calls share one set;
+// the others take what their engine can honour.
+const (
+	solverOptions = optStart | optMoveOrder | optWorkers | optSplitDepth | optLimit | optProgress | optClosed |
+		optReduction | optShard | optNodeBudget | optTesting
+	// A census and Unique search from every square, each in full.
+	everySquareOptions = solverOptions &^ (optStart | optLimit | optShard)
+	countDPOptions     = optStart | optWorkers | optProgress | optClosed | optFreeEnds | optMemoryLimit | optAllLengths | optTesting
+	constructOptions   = optStart | optWorkers | optClosed
+	warnsdorffOptions  = optStart | optMoveOrder | optClosed | optNodeBudget | optTesting
+	findTourOptions    = optStart | optMoveOrder | optWorkers | optClosed
+)
+
+// only returns an error matching ErrBadOption that names the first option
+// given to entry that is not among allowed.
+func (cfg *config) only(entry string, allowed optionKind) error {
+	extra := cfg.given &^ allowed
+	if extra == 0 {
+		return nil
+	}
+	k := extra & -extra
+	return fmt.Errorf("%w: %v does not apply to %s", ErrBadOption, k, entry)
+}
+
+// pick returns the options among opts of the kinds in allowed, for a call
+// that passes its caller's options on to another entry point.
+func pick(opts []Option, allowed optionKind) []Option {
+	var out []Option
+	for _, opt := range opts {
+		var scratch config
+		if opt(&scratch) == nil && scratch.given&^allowed == 0 {
+			out = append(out, opt)
+		}
+	}
+	return out
+}
+
 type config struct {
+	given      optionKind // the options applied
 	start      *Coordinate
 	order      []Move
 	workers    int
@@ -68,6 +146,7 @@ func (cfg *config) startOn(rows, cols int) (Coordinate, error) {
 // seed's lower-left corner, Coordinate{rows-1, 0}.
 func WithStart(c Coordinate) Option {
 	return func(cfg *config) error {
+		cfg.given |= optStart
 		cfg.start = &c
 		return nil
 	}
@@ -77,6 +156,7 @@ func WithStart(c Coordinate) Option {
 // and so the order in which tours are found. The default is SeedOrder.
 func WithMoveOrder(order ...Move) Option {
 	return func(cfg *config) error {
+		cfg.given |= optMoveOrder
 		if err := ValidateOrder(order); err != nil {
 			return err
 		}
@@ -89,6 +169,7 @@ func WithMoveOrder(order ...Move) Option {
 // is GOMAXPROCS). It does not change any result, only the time it takes.
 func WithWorkers(n int) Option {
 	return func(cfg *config) error {
+		cfg.given |= optWorkers
 		if n < 1 {
 			return fmt.Errorf("%w: %d workers (want at least 1)", ErrBadOption, n)
 		}
@@ -103,6 +184,7 @@ func WithWorkers(n int) Option {
 // the end; 0 makes the whole search one task.
 func WithSplitDepth(d int) Option {
 	return func(cfg *config) error {
+		cfg.given |= optSplitDepth
 		if d < 0 {
 			return fmt.Errorf("%w: split depth %d (want 0 or more)", ErrBadOption, d)
 		}
@@ -115,6 +197,7 @@ func WithSplitDepth(d int) Option {
 // limit). The tours kept are the first n in order; Count stops at n.
 func WithLimit(n int) Option {
 	return func(cfg *config) error {
+		cfg.given |= optLimit
 		if n < 0 {
 			return fmt.Errorf("%w: limit %d (want 0 for none, or more)", ErrBadOption, n)
 		}
@@ -128,6 +211,7 @@ func WithLimit(n int) Option {
 // return quickly.
 func WithProgress(every time.Duration, fn func(Progress)) Option {
 	return func(cfg *config) error {
+		cfg.given |= optProgress
 		if every <= 0 || fn == nil {
 			return fmt.Errorf("%w: progress needs a positive interval and a function", ErrBadOption)
 		}
@@ -143,6 +227,7 @@ func WithProgress(every time.Duration, fn func(Progress)) Option {
 // 0 for them at once.
 func WithClosed() Option {
 	return func(cfg *config) error {
+		cfg.given |= optClosed
 		cfg.closed = true
 		return nil
 	}
@@ -161,6 +246,7 @@ func kind(closed bool) string {
 // turning it off is for checking exactly that.
 func WithReduction(on bool) Option {
 	return func(cfg *config) error {
+		cfg.given |= optReduction
 		cfg.reduce = on
 		return nil
 	}
@@ -173,6 +259,7 @@ func WithReduction(on bool) Option {
 // knightstour merge).
 func WithShard(i, n int) Option {
 	return func(cfg *config) error {
+		cfg.given |= optShard
 		if n < 1 || i < 0 || i >= n {
 			return fmt.Errorf("%w: shard %d/%d (want 0 <= i < n)", ErrBadOption, i, n)
 		}
@@ -188,6 +275,7 @@ func WithShard(i, n int) Option {
 // every time.
 func WithNodeBudget(n int) Option {
 	return func(cfg *config) error {
+		cfg.given |= optNodeBudget
 		if n < 1 {
 			return fmt.Errorf("%w: node budget %d (want at least 1)", ErrBadOption, n)
 		}
@@ -200,6 +288,7 @@ func WithNodeBudget(n int) Option {
 // tour: it marks the retries themselves.
 func withoutRetry() Option {
 	return func(cfg *config) error {
+		cfg.given |= optTesting
 		cfg.noRetry = true
 		return nil
 	}
@@ -210,6 +299,7 @@ func withoutRetry() Option {
 // from each square.
 func WithFreeEnds() Option {
 	return func(cfg *config) error {
+		cfg.given |= optFreeEnds
 		cfg.free = true
 		return nil
 	}
@@ -220,6 +310,7 @@ func WithFreeEnds() Option {
 // machine run out. The default is half the machine's memory.
 func WithMemoryLimit(bytes int64) Option {
 	return func(cfg *config) error {
+		cfg.given |= optMemoryLimit
 		if bytes < 1<<20 {
 			return fmt.Errorf("%w: memory limit %d bytes (want at least 1 MiB)", ErrBadOption, bytes)
 		}
@@ -237,6 +328,7 @@ func WithMemoryLimit(bytes int64) Option {
 // alone.
 func WithAllLengths() Option {
 	return func(cfg *config) error {
+		cfg.given |= optAllLengths
 		cfg.allLengths = true
 		return nil
 	}
@@ -246,6 +338,7 @@ func WithAllLengths() Option {
 // squares wide, so that tests can check that packing on small boards.
 func withBase11() Option {
 	return func(cfg *config) error {
+		cfg.given |= optTesting
 		cfg.base11 = true
 		return nil
 	}
@@ -255,6 +348,7 @@ func withBase11() Option {
 // met, so that tests can check that dropping them changes no count.
 func withAllDemands() Option {
 	return func(cfg *config) error {
+		cfg.given |= optTesting
 		cfg.allDemands = true
 		return nil
 	}

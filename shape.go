@@ -2,7 +2,6 @@ package knightstour
 
 import (
 	"context"
-	"fmt"
 	"slices"
 )
 
@@ -87,14 +86,14 @@ func canonicalOf[S uint16 | uint32](t Tour, cycle bool) []S {
 // enumerates the tours from one square of each class of squares that the
 // symmetries map onto each other, so it is for small boards: 5x5 takes
 // milliseconds, 6x6 open a few seconds. Options are those of NewSolver,
-// except WithStart, which has no meaning here.
+// except WithStart, WithLimit and WithShard (ErrBadOption).
 func Unique(ctx context.Context, rows, cols int, opts ...Option) (int, error) {
 	probe, err := NewSolver(rows, cols, opts...)
 	if err != nil {
 		return 0, err
 	}
-	if probe.cfg.start != nil {
-		return 0, fmt.Errorf("%w: Unique covers every start square; WithStart has no meaning", ErrBadOption)
+	if err := probe.cfg.only("Unique", everySquareOptions); err != nil {
+		return 0, err
 	}
 	classes := orbits(rows, cols)
 	if probe.Closed() {

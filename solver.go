@@ -36,6 +36,9 @@ func NewSolver(rows, cols int, opts ...Option) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := cfg.only("NewSolver", solverOptions); err != nil {
+		return nil, err
+	}
 	start, err := cfg.startOn(rows, cols)
 	if err != nil {
 		return nil, err

@@ -30,19 +30,22 @@ const defaultBudget = 20_000_000
 // keeps the knight off the middle until the edges are done) or, on boards
 // 3 or 4 squares wide, to the square nearer the start along the strip (so
 // that the knight sweeps away from where it began), then to the move order. When the path gets stuck it backtracks, trying the next
-// candidate, within a budget of nodes (WithLimit sets it; the default is 20
+// candidate, within a budget of nodes (WithNodeBudget sets it; the default is 20
 // million), so small and medium boards always succeed when a tour exists.
 // It uses the same exact pruning as the solver, so it notices dead ends
 // early.
 //
 // A board without tours, or a start square that no tour can have by the
 // colour argument, gives ErrNoTour at once; a spent budget gives ErrGaveUp.
-// Options are those of NewSolver; WithWorkers and WithSplitDepth do not
-// apply.
+// It takes WithStart, WithMoveOrder (the last tie-break), WithClosed and
+// WithNodeBudget; other options give ErrBadOption.
 func Warnsdorff(ctx context.Context, rows, cols int, opts ...Option) (Tour, WarnsdorffStats, error) {
 	begin := time.Now()
 	s, err := NewSolver(rows, cols, opts...)
 	if err != nil {
+		return Tour{}, WarnsdorffStats{}, err
+	}
+	if err := s.cfg.only("Warnsdorff", warnsdorffOptions); err != nil {
 		return Tour{}, WarnsdorffStats{}, err
 	}
 	if !Exists(rows, cols, s.Closed()) || !StartPossible(rows, cols, s.start, s.Closed()) {
@@ -52,8 +55,8 @@ func Warnsdorff(ctx context.Context, rows, cols int, opts ...Option) (Tour, Warn
 		return Tour{}, WarnsdorffStats{}, err
 	}
 	budget := uint64(defaultBudget)
-	if s.cfg.limit > 0 {
-		budget = s.cfg.limit
+	if s.cfg.budget > 0 {
+		budget = s.cfg.budget
 	}
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
@@ -198,16 +201,24 @@ func (w *warnsdorff) find(prefix []uint16, budget uint64) ([]uint16, WarnsdorffS
 // that found it ("search", "warnsdorff" or "construct"). ErrNoTour comes at
 // once where the theorems or the colour argument rule a tour out, and
 // after a search where a search proves it (some start squares of 3 x n and
-// 4 x n boards).
+// 4 x n boards). It takes WithStart, WithMoveOrder, WithWorkers and
+// WithClosed; other options give ErrBadOption.
 func FindTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, string, error) {
-	if rows > 0 && cols > 0 && rows*cols > MaxSquares {
-		t, err := Construct(ctx, rows, cols, opts...)
+	cfg, err := newConfig(rows, cols, MaxConstructSquares, opts)
+	if err != nil {
+		return Tour{}, "", err
+	}
+	if err := cfg.only("FindTour", findTourOptions); err != nil {
+		return Tour{}, "", err
+	}
+	if rows*cols > MaxSquares {
+		t, err := Construct(ctx, rows, cols, pick(opts, constructOptions)...)
 		return t, "construct", err
 	}
 	t, m, err := findTour(ctx, rows, cols, opts...)
 	if errors.Is(err, ErrGaveUp) {
 		// The construction is exact: its "no tour" is the answer too.
-		t, err := Construct(ctx, rows, cols, opts...)
+		t, err := Construct(ctx, rows, cols, pick(opts, constructOptions)...)
 		return t, "construct", err
 	}
 	return t, m, err
@@ -257,7 +268,7 @@ func findTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, string
 		return out, nil
 	}
 	heuristic := func() (Tour, error) {
-		t, _, err := Warnsdorff(ctx, rows, cols, append(opts, WithLimit(findBudget))...)
+		t, _, err := Warnsdorff(ctx, rows, cols, append(pick(opts, warnsdorffOptions), WithNodeBudget(findBudget))...)
 		return t, err
 	}
 	methods := []string{"warnsdorff", "search"}

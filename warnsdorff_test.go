@@ -22,7 +22,7 @@ func TestWarnsdorff(t *testing.T) {
 	for rows := 1; rows <= maxSide; rows++ {
 		for cols := 1; cols <= maxSide; cols++ {
 			for _, closed := range []bool{false, true} {
-				opts := append(startOpts(Coordinate{0, 0}, closed), WithLimit(200_000))
+				opts := append(startOpts(Coordinate{0, 0}, closed), WithNodeBudget(200_000))
 				name := fmt.Sprintf("%dx%d closed=%v", rows, cols, closed)
 				tour, st, err := Warnsdorff(context.Background(), rows, cols, opts...)
 				switch {
@@ -80,7 +80,7 @@ func TestWarnsdorffInput(t *testing.T) {
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, _, err := Warnsdorff(cancelled, 4, 60, WithLimit(1<<40)); !errors.Is(err, context.Canceled) {
+	if _, _, err := Warnsdorff(cancelled, 4, 60, WithNodeBudget(1<<40)); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled 4x60: %v", err)
 	}
 }

@@ -64,6 +64,10 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return nil, fmt.Errorf("-all-lengths needs -method dp")
 		case *method == "dp" && (*c.limit > 0 || shard.set()):
 			return nil, fmt.Errorf("-method dp counts everything at once: -limit and -shard need -method enum")
+		case *free && (*c.limit > 0 || shard.set()):
+			// A census is a sum over every square: a shard or a limit of
+			// it would not add up to the whole count.
+			return nil, fmt.Errorf("-free counts the tours from every square in full: -limit and -shard do not apply")
 		}
 		if *memory != "" {
 			n, err := parseBytes(*memory)
@@ -122,8 +126,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		res.PeakStates, res.PeakBytes, res.States, res.ByLength = dp.PeakStates, dp.PeakBytes, dp.States, dp.ByLength
 		res.ElapsedMS = float64(dp.Elapsed) / float64(time.Millisecond)
 	case *free:
-		var opts []knightstour.Option
-		opts = append(opts, knightstour.WithWorkers(s.Workers()), knightstour.WithMoveOrder(s.Order()...))
+		opts := []knightstour.Option{knightstour.WithWorkers(s.Workers()), knightstour.WithMoveOrder(s.Order()...)}
 		census, err := knightstour.RunCensus(ctx, rows, cols, opts...)
 		progress.done()
 		if err != nil {

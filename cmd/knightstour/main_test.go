@@ -212,6 +212,12 @@ func TestBadInput(t *testing.T) {
 		{[]string{"count", "-free", "-start", "a1", "5x5"}, "-start has no meaning"},
 		{[]string{"count", "-free", "-closed", "6x6"}, "has no ends"},
 		{[]string{"count", "-memory", "lots", "6x6"}, "want a size"},
+		// A census in shards counted every tour in each shard, labelled as
+		// one shard: merged, three shards gave three times the total.
+		{[]string{"count", "-free", "-shard", "0/3", "5x6"}, "-shard do not apply"},
+		{[]string{"count", "-free", "-limit", "5", "5x6"}, "-limit and -shard do not apply"},
+		{[]string{"tour", "-method", "construct", "-order", "wirth", "8x8"}, "WithMoveOrder does not apply to Construct"},
+		{[]string{"tour", "-method", "warnsdorff", "-workers", "2", "8x8"}, "WithWorkers does not apply to Warnsdorff"},
 		{[]string{"list", "-order", "(2,1)", "5x5"}, "invalid move order"},
 		{[]string{"first", "-order", "spiral", "5x5"}, "invalid move order"},
 		{[]string{"bogus"}, "want ROWSxCOLS"},
@@ -427,5 +433,43 @@ func TestTour(t *testing.T) {
 		if code, _, errOut := runArgs(t, append([]string{"tour"}, args...)...); code == exitOK {
 			t.Errorf("tour %v: exit %d, %s", args, code, errOut)
 		}
+	}
+}
+
+// TestMergeRefusesUnshardable checks that merge does not add up results
+// that call themselves shards of a count that never splits: files like
+// those 'count -free -shard i/3' used to write, each the whole count.
+func TestMergeRefusesUnshardable(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, json, want string
+	}{
+		{"free ends", `{"kind":"tours","rows":5,"cols":6,"start":"","order":"seed","free_ends":true,"method":"enum","count":37568,"shard":%d,"shards":3}`, "never split"},
+		{"frontier count", `{"kind":"tours","rows":5,"cols":6,"start":"{4,0}","order":"seed","method":"dp","count":4542,"shard":%d,"shards":3}`, "never split"},
+	}
+	for _, tt := range tests {
+		var files []string
+		for i := range 3 {
+			name := filepath.Join(dir, fmt.Sprintf("%s-%d.json", strings.ReplaceAll(tt.name, " ", "-"), i))
+			if err := os.WriteFile(name, []byte(fmt.Sprintf(tt.json, i)+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, name)
+		}
+		code, out, errOut := runArgs(t, append([]string{"merge"}, files...)...)
+		if code != exitFail || out != "" || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%s: merge exit %d, stdout %q, stderr %q; want exit 1 and %q", tt.name, code, out, errOut, tt.want)
+		}
+	}
+	mixed := []string{
+		`{"kind":"tours","rows":5,"cols":6,"start":"{4,0}","order":"seed","method":"enum","count":1,"shard":0,"shards":2}`,
+		`{"kind":"tours","rows":5,"cols":6,"start":"{4,0}","order":"seed","method":"dp","count":1,"shard":1,"shards":2}`,
+	}
+	name := filepath.Join(dir, "mixed.json")
+	if err := os.WriteFile(name, []byte(strings.Join(mixed, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runArgs(t, "merge", name); code != exitFail || !strings.Contains(errOut, "cannot merge") {
+		t.Errorf("shards of two methods: merge exit %d, %s; want exit 1 and cannot merge", code, errOut)
 	}
 }

@@ -25,7 +25,7 @@ type shardResult struct {
 // results of the same search.
 func (r shardResult) identity() string {
 	if c := r.tours; c != nil {
-		return fmt.Sprintf("tours %dx%d from %s, order %s, closed %v", c.Rows, c.Cols, c.Start, c.Order, c.Closed)
+		return fmt.Sprintf("tours %dx%d from %s, order %s, closed %v, free ends %v, method %s", c.Rows, c.Cols, c.Start, c.Order, c.Closed, c.Free, c.Method)
 	}
 	return fmt.Sprintf("queens n=%d", r.queens.N)
 }
@@ -119,6 +119,11 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	for i, r := range results {
 		if r.tours.Limit != 0 {
 			return fmt.Errorf("shard %d/%d was limited (-limit): it is not a whole count", r.tours.Shard, r.tours.Shards)
+		}
+		if r.tours.Shards > 1 && (r.tours.Free || r.tours.Method != "enum") {
+			// Only enumeration splits into shards; a file that says
+			// otherwise holds a whole count under a shard's label.
+			return fmt.Errorf("shard %d/%d: a count with free ends or by %q is never split into shards", r.tours.Shard, r.tours.Shards, r.tours.Method)
 		}
 		ids[i] = shard.ID{Index: r.tours.Shard, Count: r.tours.Shards}
 	}

@@ -64,7 +64,9 @@ func (c *common) setup(args []string, defaultBoard string, stderr io.Writer, mor
 		if *c.limit < 0 {
 			return nil, nil, usageError{fmt.Errorf("-limit %d: want 0 or more", *c.limit), c.hint()}
 		}
-		opts = append(opts, knightstour.WithLimit(*c.limit))
+		if *c.limit > 0 {
+			opts = append(opts, knightstour.WithLimit(*c.limit))
+		}
 	}
 	progress := newProgressLine(stderr)
 	if !c.quiet {
@@ -129,7 +131,17 @@ func (c *common) parse(args []string, defaultBoard string) (rows, cols int, opts
 	if err != nil {
 		return 0, 0, nil, usageError{err, c.hint()}
 	}
-	opts = append(opts, knightstour.WithMoveOrder(order...), knightstour.WithWorkers(c.workers))
+	// Only the flags given become options, so that a flag the command's
+	// method cannot honour (-order for the construction) is refused by the
+	// library rather than silently ignored.
+	c.fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "order":
+			opts = append(opts, knightstour.WithMoveOrder(order...))
+		case "workers":
+			opts = append(opts, knightstour.WithWorkers(c.workers))
+		}
+	})
 	if c.closed {
 		opts = append(opts, knightstour.WithClosed())
 	}
