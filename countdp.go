@@ -2,24 +2,22 @@ package knightstour
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
-	"math/bits"
-	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
-	"github.com/euler1758/knightstour/internal/progress"
+	"github.com/euler1758/knightstour/internal/frontier"
 )
 
-// ErrMemoryLimit reports that a count by CountDP needed more memory for its
-// states than its limit (see WithMemoryLimit) allows.
-var ErrMemoryLimit = errors.New("knightstour: memory limit reached")
+// MaxFrontierWidth is the widest board side CountDP handles: the counter
+// walks along the longer side, and its states describe the last two
+// columns and a bit of the shorter side, 2w+1 squares. At width 8 those are
+// 17 squares, the most that still fit a state into one 64-bit word.
+const MaxFrontierWidth = frontier.MaxWidth
 
-// errOverflow makes CountDP start again with wider counts.
-var errOverflow = errors.New("count overflowed its limbs")
+// fallbackMemoryLimit is the default memory limit where the machine's
+// memory cannot be read.
+const fallbackMemoryLimit = 4 << 30
 
 // DPCount is the result of CountDP.
 type DPCount struct {
@@ -55,15 +53,6 @@ type DPCount struct {
 	Elapsed time.Duration
 }
 
-// dpMode says which tours a count is for.
-type dpMode int
-
-const (
-	dpFromStart dpMode = iota
-	dpFreeEnds
-	dpClosed
-)
-
 // CountDP counts knight's tours by dynamic programming over a frontier
 // (the transfer-matrix method of Knuth's DYNAHAM): it adds the squares
 // one at a time, column by column along the longer side, and keeps, for
@@ -97,572 +86,45 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	if err := cfg.only("CountDP", countDPOptions); err != nil {
 		return nil, err
 	}
+	if min(rows, cols) > MaxFrontierWidth {
+		return nil, fmt.Errorf("%w: counting by frontier handles boards up to %d squares on the shorter side, not %dx%d",
+			ErrTooLarge, MaxFrontierWidth, rows, cols)
+	}
+	fc := frontier.Config{Rows: rows, Cols: cols, Workers: cfg.workers, MemoryLimit: cfg.memLimit,
+		AllLengths: cfg.allLengths, Base11: cfg.base11, AllDemands: cfg.allDemands}
+	if fc.MemoryLimit == 0 {
+		fc.MemoryLimit = defaultMemoryLimit()
+	}
 	res := &DPCount{Rows: rows, Cols: cols, Closed: cfg.closed, Workers: cfg.workers}
-	mode := dpFromStart
 	switch {
 	case cfg.free && cfg.closed:
 		return nil, fmt.Errorf("%w: closed tours have no ends to leave free", ErrBadOption)
 	case cfg.free && cfg.start != nil:
 		return nil, fmt.Errorf("%w: WithFreeEnds counts tours from every square; WithStart has no meaning", ErrBadOption)
 	case cfg.free:
-		mode = dpFreeEnds
+		fc.Mode = frontier.FreeEnds
 	case cfg.closed:
-		mode = dpClosed
+		fc.Mode = frontier.Closed
 	default:
 		start, err := cfg.startOn(rows, cols)
 		if err != nil {
 			return nil, err
 		}
 		res.Start = &start
+		fc.Mode, fc.StartRow, fc.StartCol = frontier.FromStart, start.Row, start.Col
 	}
-	f, err := newFrontier(rows, cols)
+	begin := time.Now()
+	if cfg.progress != nil {
+		fc.Progress, fc.Every = func(p frontier.Progress) {
+			cfg.progress(Progress{TasksDone: p.Squares, Tasks: p.Of, States: p.States, Elapsed: p.Elapsed})
+		}, cfg.every
+	}
+	out, err := frontier.Count(ctx, fc)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.base11 {
-		f.packed = false
-	}
-	begin := time.Now()
-	r := &dpRun{f: f, mode: mode, start: -1, cfg: cfg, mem: &memory{limit: cfg.memLimit}}
-	if res.Start != nil {
-		r.start = f.latest(*res.Start)
-		if cfg.allLengths { // the shorter boards hold the start where it is
-			r.start = f.index(*res.Start)
-		}
-		r.startColour = (r.start/f.w + r.start%f.w) % 2
-	}
-	if cfg.memLimit == 0 {
-		r.mem.limit = defaultMemoryLimit()
-	}
-	var undirected *big.Int
-	switch {
-	case f.n == 1: // one square: a path of no jumps, which no search needs
-		undirected = big.NewInt(1)
-		if mode == dpClosed {
-			undirected.SetInt64(0)
-		}
-	case mode == dpClosed && f.n%2 == 1 && !cfg.allLengths: // a cycle alternates colours
-		undirected = new(big.Int)
-	default:
-		stop := func() {}
-		if cfg.progress != nil {
-			stop = progress.Every(cfg.every, func() { cfg.progress(r.snapshot(begin)) })
-		}
-		if !cfg.allLengths && !cfg.allDemands {
-			r.vb, err = r.viability(ctx, packDemand(0, 0, r.firstZ()))
-		}
-		for r.k = 1; err == nil; r.k *= 2 {
-			undirected, err = r.run(ctx)
-			if errors.Is(err, errOverflow) {
-				err = nil // again with twice the limbs
-				continue
-			}
-			break
-		}
-		stop()
-		if err != nil {
-			return nil, err
-		}
-		res.States = r.states
-		res.PeakStates = r.peak
-		res.PeakBytes = r.mem.peak.Load()
-	}
-	if cfg.allLengths {
-		res.ByLength = make([]*big.Int, f.l)
-		for i := range f.l - 1 {
-			res.ByLength[i] = new(big.Int)
-			if r.byLength != nil && r.byLength[i] != nil {
-				res.ByLength[i] = limbsToBig(r.byLength[i])
-			}
-			if mode == dpClosed || mode == dpFreeEnds && (i+1)*f.w > 1 {
-				res.ByLength[i].Lsh(res.ByLength[i], 1)
-			}
-		}
-	}
-	res.Limbs = max(r.k, 1)
-	res.Undirected = undirected
-	res.Tours = new(big.Int).Set(undirected)
-	if mode == dpClosed || (mode == dpFreeEnds && f.n > 1) {
-		res.Tours.Lsh(res.Tours, 1)
-	}
-	if cfg.allLengths {
-		res.ByLength[f.l-1] = res.Tours
-	}
+	res.Tours, res.Undirected, res.ByLength = out.Tours, out.Undirected, out.ByLength
+	res.States, res.PeakStates, res.PeakBytes, res.Limbs = out.States, out.PeakStates, out.PeakBytes, out.Limbs
 	res.Elapsed = time.Since(begin)
 	return res, nil
 }
-
-// dpRun is one count: the board's frontier, the mode, and the tables.
-type dpRun struct {
-	f           *frontier
-	mode        dpMode
-	start       int // frontier index of the start square, or -1
-	startColour int
-	cfg         config
-	mem         *memory
-	k           int // limbs per count
-	// vb, when not nil, holds the demands that can still be finished: the
-	// counting states with other demands are dropped.
-	vb *viability
-	// pool recycles the blocks of new states from step to step.
-	pool *blockPool
-
-	states   []int
-	peak     int
-	byLength [][]uint64   // WithAllLengths: the tours of each shorter board
-	done     atomic.Int64 // steps done, for progress
-	last     atomic.Int64 // states after the last step, for progress
-}
-
-func (r *dpRun) snapshot(begin time.Time) Progress {
-	return Progress{TasksDone: int(r.done.Load()), Tasks: r.f.n, States: int(r.last.Load()), Elapsed: time.Since(begin)}
-}
-
-// firstZ returns the z-state before any square: the edges z can give, of
-// which the start holds one already.
-func (r *dpRun) firstZ() int {
-	return [...]int{dpFromStart: 1, dpFreeEnds: 2, dpClosed: 0}[r.mode]
-}
-
-// run adds every square in turn and returns the number of paths or
-// cycles; errOverflow if the counts need more than r.k limbs.
-func (r *dpRun) run(ctx context.Context) (*big.Int, error) {
-	f, k := r.f, r.k
-	r.states, r.peak = make([]int, 0, f.n), 0
-	r.byLength = make([][]uint64, f.l)
-	r.done.Store(0)
-	r.mem.used.Store(r.vb.bytes()) // the demand filters stay from one attempt to the next
-	r.pool = newBlockPool(k, r.mem)
-	z := r.firstZ()
-	var a [18]uint8
-	for p := range a {
-		a[p] = slotDone
-	}
-	one := make([]uint64, k)
-	one[0] = 1
-	key := f.encode(&a, z)
-	cur := &layer{keys: [][]uint64{{key}}, vals: [][]uint64{one}, n: 1}
-	r.mem.grab(cur.bytes(k))
-	total := make([]uint64, k)
-	for v := range f.n {
-		next, err := r.step(ctx, v, cur, total)
-		if err != nil {
-			return nil, err
-		}
-		r.mem.release(cur.bytes(k))
-		cur = next
-		r.states = append(r.states, cur.n)
-		r.peak = max(r.peak, cur.n)
-		r.done.Add(1)
-		r.last.Store(int64(cur.n))
-	}
-	return limbsToBig(total), nil
-}
-
-// chunkStates is how many states a worker takes at a time.
-const chunkStates = 1 << 12
-
-// bucketStates is about how many new states each bucket should receive: a
-// bucket's merge table should fit in the processor's cache.
-const bucketStates = 1 << 13
-
-// piece is a run of states of one bucket, a worker's unit of work.
-type piece struct{ b, lo, hi int }
-
-// step adds square v to every state of cur and returns the next layer,
-// adding the states that complete a tour to total. Workers first expand
-// pieces of the layer into buffers per bucket, then merge a bucket each.
-func (r *dpRun) step(ctx context.Context, v int, cur *layer, total []uint64) (*layer, error) {
-	k := r.k
-	workers := r.cfg.workers
-	if cur.n < 4*chunkStates {
-		workers = 1
-	}
-	buckets := 1
-	for buckets*bucketStates < 3*cur.n && buckets < 1<<16 {
-		buckets *= 2
-	}
-	var pieces []piece
-	for b, keys := range cur.keys {
-		for lo := 0; lo < len(keys); lo += chunkStates {
-			pieces = append(pieces, piece{b, lo, min(lo+chunkStates, len(keys))})
-		}
-	}
-	ws := make([]*dpWorker, workers)
-	for i := range ws {
-		ws[i] = &dpWorker{r: r, st: &r.f.steps[v], v: v, final: v == r.f.n-1,
-			total: make([]uint64, k), out: newEmitter(buckets, k, r.pool)}
-		if !r.cfg.allLengths {
-			ws[i].notEnd = r.notEnd(&r.f.steps[v])
-		} else if (v+1)%r.f.w == 0 && v != r.f.n-1 {
-			ws[i].cut = make([]uint64, k)
-		}
-	}
-	var next atomic.Int64
-	g, gctx := errgroup.WithContext(ctx)
-	for _, w := range ws {
-		g.Go(func() error {
-			for {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				i := int(next.Add(1) - 1)
-				if i >= len(pieces) {
-					return nil
-				}
-				p := pieces[i]
-				keys, vals := cur.keys[p.b], cur.vals[p.b]
-				if r.f.packed {
-					for j := p.lo; j < p.hi; j++ {
-						w.expandPacked(keys[j], vals[j*k:j*k+k])
-					}
-				} else {
-					for j := p.lo; j < p.hi; j++ {
-						w.expand(keys[j], vals[j*k:j*k+k])
-					}
-				}
-				if w.err != nil {
-					return w.err
-				}
-				if w.out.overLimit {
-					return r.memoryError(v, cur.n)
-				}
-			}
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	for _, w := range ws {
-		if addLimbs(total, w.total) {
-			return nil, errOverflow
-		}
-		if w.cut != nil {
-			if r.byLength[v/r.f.w] == nil {
-				r.byLength[v/r.f.w] = make([]uint64, k)
-			}
-			if addLimbs(r.byLength[v/r.f.w], w.cut) {
-				return nil, errOverflow
-			}
-		}
-	}
-	out := &layer{keys: make([][]uint64, buckets), vals: make([][]uint64, buckets)}
-	next.Store(0)
-	g, gctx = errgroup.WithContext(ctx)
-	for range workers {
-		g.Go(func() error {
-			m := &merger{k: k}
-			var parts [][]uint64
-			for {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				b := int(next.Add(1) - 1)
-				if b >= buckets {
-					return nil
-				}
-				parts = parts[:0]
-				for _, w := range ws {
-					parts = w.out.take(b, parts)
-				}
-				keys, vals, overflow := m.merge(parts)
-				if overflow {
-					return errOverflow
-				}
-				r.pool.put(parts)
-				out.keys[b] = append(make([]uint64, 0, len(keys)), keys...)
-				out.vals[b] = append(make([]uint64, 0, len(vals)), vals...)
-				if !r.mem.grab(int64(len(keys)) * int64(8+8*k)) {
-					return r.memoryError(v, cur.n)
-				}
-			}
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	for _, keys := range out.keys {
-		out.n += len(keys)
-	}
-	return out, nil
-}
-
-// notEnd returns, for each z-state, the positions of a step whose squares
-// cannot end a tour for their colour.
-func (r *dpRun) notEnd(st *step) (ne [4]uint32) {
-	switch {
-	case r.mode == dpFromStart && r.f.n%2 == 0 && r.startColour == 0:
-		ne = [4]uint32{0, ^st.black, 0, 0}
-	case r.mode == dpFromStart && r.f.n%2 == 0:
-		ne = [4]uint32{0, st.black, 0, 0}
-	case r.f.n%2 == 1: // both ends on the corners' colour, which has one more square
-		ne = [4]uint32{0, st.black, st.black, 0}
-	case r.mode == dpFreeEnds:
-		ne = [4]uint32{0, st.black, 0, ^st.black}
-	}
-	return ne
-}
-
-func (r *dpRun) memoryError(v, size int) error {
-	return fmt.Errorf("%w: more than %d bytes of states at square %d of %d (%d states before it); raise the memory limit (-memory, WithMemoryLimit) or use a machine with more memory",
-		ErrMemoryLimit, r.mem.limit, v+1, r.f.n, size)
-}
-
-// dpWorker expands states for one step on one goroutine.
-type dpWorker struct {
-	r     *dpRun
-	st    *step
-	v     int
-	final bool
-	// cut, when not nil, sums the tours of the board cut after square v,
-	// the end of a column (WithAllLengths).
-	cut   []uint64
-	out   *emitter
-	total []uint64
-	err   error
-	// notEnd[z] marks the positions whose squares have the wrong colour to
-	// end an open tour in z-state z: a path alternates colours, so on a
-	// board with an even number of squares it ends on the colour it did
-	// not start on, and on an odd one it starts and ends on the colour of
-	// the corners.
-	notEnd [4]uint32
-}
-
-// A state's z-state says how many edges z has left to give, and for free
-// ends on boards with an even number of squares, which colour the second
-// end must have: 0 none, 1 one (to a square of colour 0), 2 two, 3 one (to
-// a square of colour 1).
-var zLeft = [4]int{0, 1, 2, 1}
-
-// zAfter returns the z-state after z gives an edge to a square of the
-// given colour.
-func (r *dpRun) zAfter(z int, colour uint32) int {
-	if z == 2 && r.mode == dpFreeEnds && r.f.n%2 == 0 {
-		return 3 - 2*int(colour) // the other end must have the other colour
-	}
-	return zLeft[z] - 1
-}
-
-// expand adds square v to one state in every way it can take 0, 1 or 2
-// edges to its earlier neighbours.
-func (w *dpWorker) expand(key uint64, val []uint64) {
-	f, st := w.r.f, w.st
-	var a [18]uint8
-	z, free, ends := f.decode(key, &a)
-	s := int8(f.slots)
-	self := uint32(1) << s
-	a[s] = slotFree
-	free |= self
-	room := 2
-	if w.v == w.r.start {
-		a[s], room = slotToZ, 1 // the start's other edge goes to z
-		free &^= self
-		ends |= self
-	}
-	var cand [4]int8
-	nc := 0
-	for _, p := range st.back[:st.nback] {
-		if a[p] != slotDone {
-			cand[nc] = p
-			nc++
-		}
-	}
-	closed := w.r.mode == dpClosed
-	if w.viable(ends, free, z) {
-		w.finish(a, z, free, false, val)
-	}
-	one, pairs := w.choices(ends, free, z, cand[:nc], room)
-	for i := range nc {
-		if one>>i&1 == 0 && pairs[i] == 0 {
-			continue
-		}
-		bfree := free &^ (self | 1<<cand[i]) // an edge leaves neither end unused
-		b := a
-		complete, ok := link(&b, s, cand[i], closed)
-		if !ok {
-			continue
-		}
-		if one>>i&1 != 0 {
-			w.finish(b, z, bfree, complete, val)
-		}
-		if complete {
-			continue
-		}
-		for m := pairs[i]; m != 0; m &= m - 1 {
-			j := bits.TrailingZeros32(m)
-			c := b
-			if complete, ok := link(&c, s, cand[j], closed); ok {
-				w.finish(c, z, bfree&^(1<<cand[j]), complete, val)
-			}
-		}
-	}
-}
-
-// choices returns, as bits, the candidates i whose edge to the new square
-// (at bit self) can alone still lead to a tour, and for each i the later
-// candidates j that can be taken with it where the square has room for
-// two: where the demands rule a choice out, expand skips the work of
-// linking.
-func (w *dpWorker) choices(ends, free uint32, z int, cand []int8, room int) (one uint32, pairs [4]uint32) {
-	self := uint32(1) << w.r.f.slots
-	for i := range cand {
-		bends, bfree := takeEdge(ends, free, self|1<<cand[i])
-		if w.viable(bends, bfree, z) {
-			one |= 1 << i
-		}
-		if room < 2 {
-			continue
-		}
-		for j := i + 1; j < len(cand); j++ {
-			if cends, cfree := takeEdge(bends, bfree, self|1<<cand[j]); w.viable(cends, cfree, z) {
-				pairs[i] |= 1 << j
-			}
-		}
-	}
-	return one, pairs
-}
-
-// viable reports whether the demands after this step's edges, the squares
-// needing one more (ends) and two more (free), can still be met; always
-// true when the count keeps every state.
-func (w *dpWorker) viable(ends, free uint32, z int) bool {
-	vb := w.r.vb
-	if vb == nil {
-		return true
-	}
-	d, ok := w.r.settle(w.v, ends, free, z, &w.notEnd)
-	return ok && (w.final || vb.viable(w.v, d))
-}
-
-// far returns the position of the other end of the piece of path that
-// ends at position x, or -1 for z.
-func far(a *[18]uint8, x int8) int8 {
-	switch c := a[x]; c {
-	case slotFree:
-		return x
-	case slotToZ:
-		return -1
-	default:
-		for p := range int8(len(a)) {
-			if a[p] == c && p != x {
-				return p
-			}
-		}
-		panic("knightstour: frontier state with an unpaired end")
-	}
-}
-
-// link adds the edge x-y. It reports whether the edge closes the cycle
-// (which must then be the whole tour) and false if it closes a cycle that
-// cannot be one.
-func link(a *[18]uint8, x, y int8, closed bool) (complete, ok bool) {
-	fx, fy := far(a, x), far(a, y)
-	if fx == y || fx < 0 && fy < 0 {
-		// A cycle: without z it is a closed tour, through z an open one.
-		if closed != (fx == y) {
-			return false, false
-		}
-		a[x], a[y] = slotDone, slotDone
-		return true, true
-	}
-	if a[x] != slotFree {
-		a[x] = slotDone
-	}
-	if a[y] != slotFree {
-		a[y] = slotDone
-	}
-	switch {
-	case fx < 0:
-		a[fy] = slotToZ
-	case fy < 0:
-		a[fx] = slotToZ
-	default:
-		label := 24 + uint8(y) // unique within this step's edges
-		a[fx], a[fy] = label, label
-	}
-	return false, true
-}
-
-// finish retires the squares that have no later neighbours, checks that
-// the state can still become a tour, and adds it to the next layer (or,
-// after the last square, its count to the total).
-func (w *dpWorker) finish(arr [18]uint8, z int, free uint32, complete bool, val []uint64) {
-	a := &arr
-	st := w.st
-	// A square that leaves unused is a square no path reaches; squares
-	// with one later neighbour and no edge yet must end the path, so need
-	// an edge from z and the right colour.
-	if free&st.retire != 0 || bits.OnesCount32(free&st.thin) > zLeft[z] || free&st.thin&w.notEnd[z] != 0 {
-		return
-	}
-	for m := st.retire; m != 0; m &= m - 1 {
-		p := int8(bits.TrailingZeros32(m))
-		c := a[p]
-		if c == slotDone {
-			continue
-		}
-		if complete {
-			return // a second piece of path besides the whole cycle
-		}
-		if zLeft[z] == 0 || w.notEnd[z]>>p&1 != 0 {
-			return // no end of the path left, or not one of this colour
-		}
-		// The square ends the path: it takes an edge from z.
-		z = w.r.zAfter(z, st.black>>p&1)
-		if c == slotToZ {
-			complete = true // the path now runs from z to z: the tour is whole
-		} else {
-			a[far(a, p)] = slotToZ
-		}
-		a[p] = slotDone
-	}
-	if w.cut != nil {
-		w.endBoard(arr, z, complete, val)
-	}
-	if w.final {
-		if complete && addLimbs(w.total, val) {
-			w.err = errOverflow
-		}
-		return
-	}
-	if complete {
-		return // a whole tour or cycle, but squares are left
-	}
-	if bits.OnesCount32(free&st.thin) > zLeft[z] {
-		return
-	}
-	key := w.r.f.encode(a, z)
-	w.out.emit(key, hashKey(key), val)
-}
-
-// endBoard finishes a state as if the board ended after square v: every
-// square left on the frontier leaves now. The states after v are all
-// those of the shorter board and more, as every square has at least as
-// many later neighbours on the longer board, so a count of the longer
-// board also counts all its shorter ones, in one pass.
-func (w *dpWorker) endBoard(arr [18]uint8, z int, complete bool, val []uint64) {
-	a := &arr
-	for p := int8(1); p <= int8(w.r.f.slots); p++ {
-		c := a[p]
-		if c == slotDone {
-			continue
-		}
-		if complete || c == slotFree || zLeft[z] == 0 {
-			return
-		}
-		z = w.r.zAfter(z, w.st.black>>p&1)
-		if c == slotToZ {
-			complete = true
-		} else {
-			a[far(a, p)] = slotToZ
-		}
-		a[p] = slotDone
-	}
-	if complete && addLimbs(w.cut, val) {
-		w.err = errOverflow
-	}
-}
-
-// fallbackMemoryLimit is the default memory limit where the machine's
-// memory cannot be read.
-const fallbackMemoryLimit = 4 << 30

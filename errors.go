@@ -1,6 +1,10 @@
 package knightstour
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/euler1758/knightstour/internal/frontier"
+)
 
 // Sentinel errors. Every error the package returns wraps one of them, so
 // callers can test with errors.Is and still print a message that names the
@@ -23,4 +27,7 @@ var (
 	// ErrInvalidTour reports a sequence of squares that is not a knight's
 	// tour; the concrete error is a *TourError saying where it fails.
 	ErrInvalidTour = errors.New("knightstour: not a knight's tour")
+	// ErrMemoryLimit reports that a count by CountDP needed more memory
+	// for its states than its limit (see WithMemoryLimit) allows.
+	ErrMemoryLimit = frontier.ErrMemoryLimit
 )

@@ -26,10 +26,16 @@ import (
 // leaves the frontier with one jump. A state packs, four bits a slot, the
 // frontier's squares oldest first, then how many jumps z has.
 
-// The slots hold the codes of CountDP's states (slotFree, slotDone, slotToZ
-// and the labels of slotLabel on): the two searches walk the same
-// frontier, but this one keeps a single way to reach each state and the
-// choice that led there, where the counter keeps the number of ways.
+// Slot codes of a frontier square, as in the frontier counter's states:
+// the two searches walk the same frontier, but this one keeps a single way
+// to reach each state and the choice that led there, where the counter
+// keeps the number of ways.
+const (
+	slotFree  = 0 // no jump yet: the square needs two more
+	slotDone  = 1 // two jumps, or no longer on the frontier
+	slotToZ   = 2 // one jump; the other end of its piece of path is z
+	slotLabel = 3 // one jump; codes from here on pair the two ends of a piece
+)
 
 // strip is one frontier search.
 type strip struct {

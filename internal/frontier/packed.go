@@ -1,4 +1,4 @@
-package knightstour
+package frontier
 
 import "math/bits"
 
@@ -117,7 +117,7 @@ func relabel(word uint64) uint64 {
 
 // expandPacked adds square v to one packed state in every way it can take
 // 0, 1 or 2 edges to its earlier neighbours: expand on one word.
-func (w *dpWorker) expandPacked(key uint64, val []uint64) {
+func (w *worker) expandPacked(key uint64, val []uint64) {
 	f, st := w.r.f, w.st
 	s := f.slots
 	word := key & (1<<(4*s) - 1)
@@ -141,7 +141,7 @@ func (w *dpWorker) expandPacked(key uint64, val []uint64) {
 			nc++
 		}
 	}
-	closed := w.r.mode == dpClosed
+	closed := w.r.mode == Closed
 	if w.viable(ends, free, z) {
 		w.finishPacked(word, z, free, ends, false, val)
 	}
@@ -173,7 +173,7 @@ func (w *dpWorker) expandPacked(key uint64, val []uint64) {
 
 // finishPacked is finish on one word: free and ends are the positions of
 // squares with no edge and with one.
-func (w *dpWorker) finishPacked(word uint64, z int, free, ends uint32, complete bool, val []uint64) {
+func (w *worker) finishPacked(word uint64, z int, free, ends uint32, complete bool, val []uint64) {
 	st := w.st
 	if free&st.retire != 0 || bits.OnesCount32(free&st.thin) > zLeft[z] || free&st.thin&w.notEnd[z] != 0 {
 		return
@@ -212,7 +212,7 @@ func (w *dpWorker) finishPacked(word uint64, z int, free, ends uint32, complete 
 
 // endBoardPacked is endBoard on one word: free and ends are the positions
 // of squares with no edge and with one.
-func (w *dpWorker) endBoardPacked(word uint64, z int, free, ends uint32, complete bool, val []uint64) {
+func (w *worker) endBoardPacked(word uint64, z int, free, ends uint32, complete bool, val []uint64) {
 	if free&^1 != 0 {
 		return // a square no path reaches
 	}

@@ -1,4 +1,4 @@
-package knightstour
+package frontier
 
 import (
 	"context"
@@ -66,7 +66,7 @@ const demandChoices = 11
 // after v that passes the same checks as the counting step's finish,
 // returning how many. After the last square, it writes 0 for each way
 // that ends a tour.
-func (r *dpRun) demandStep(v int, d uint64, notEnd *[4]uint32, out *[demandChoices]uint64) int {
+func (r *counter) demandStep(v int, d uint64, notEnd *[4]uint32, out *[demandChoices]uint64) int {
 	f, st := r.f, &r.f.steps[v]
 	s := uint(f.slots)
 	one, two, z := uint32(d&demandMask), uint32(d>>demandTwoShift&demandMask), int(d>>demandZShift)
@@ -123,7 +123,7 @@ func takeEdge(one, two, m uint32) (uint32, uint32) {
 // squares with no later neighbour, each taking an edge from z. It returns
 // the demand after v, or 0 after the last square, and false where no tour
 // can follow.
-func (r *dpRun) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint64, bool) {
+func (r *counter) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint64, bool) {
 	st := &r.f.steps[v]
 	if two&st.retire != 0 || bits.OnesCount32(two&st.thin) > zLeft[z] || two&st.thin&notEnd[z] != 0 {
 		return 0, false
@@ -148,8 +148,8 @@ func (r *dpRun) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint64
 // those that occur, then backward to keep those that can be finished.
 // Where no tour exists at all, no demand after the first square is
 // viable, and the count drops every state.
-func (r *dpRun) viability(ctx context.Context, first uint64) (*viability, error) {
-	f, workers := r.f, r.cfg.workers
+func (r *counter) viability(ctx context.Context, first uint64) (*viability, error) {
+	f, workers := r.f, r.cfg.Workers
 	occur := make([][]uint64, f.n) // occur[v]: the demands after square v
 	seen := newKeySet(0)
 	cur := []uint64{first}
@@ -228,7 +228,7 @@ func (r *dpRun) viability(ctx context.Context, first uint64) (*viability, error)
 	return vb, nil
 }
 
-func (r *dpRun) demandMemoryError(v int) error {
+func (r *counter) demandMemoryError(v int) error {
 	return fmt.Errorf("%w: the demands after square %d of %d take more than %d bytes; raise the memory limit (-memory, WithMemoryLimit) or use a machine with more memory",
 		ErrMemoryLimit, v+1, r.f.n, r.mem.limit)
 }

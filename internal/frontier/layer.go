@@ -1,4 +1,4 @@
-package knightstour
+package frontier
 
 import (
 	"math/big"

@@ -1,12 +1,16 @@
-package knightstour
+package frontier
 
 import "fmt"
 
-// MaxFrontierWidth is the widest board side CountDP handles: the counter
-// walks along the longer side, and its states describe the last two
-// columns and a bit of the shorter side, 2w+1 squares. At width 8 those are
-// 17 squares, the most that still fit a state into one 64-bit word.
-const MaxFrontierWidth = 8
+// MaxWidth is the widest shorter side a count handles: the counter walks
+// along the longer side, and its states describe the last two columns and
+// a bit of the shorter side, 2w+1 squares. At width 8 those are 17
+// squares, the most that still fit a state into one 64-bit word.
+const MaxWidth = 8
+
+// maxSquares bounds the board, so that square indices fit an int32 with
+// room to spare.
+const maxSquares = 1 << 24
 
 // Slot codes of a frontier square in a counting state. A square's degree
 // counts its path edges plus, for open tours, its edges to an imaginary
@@ -19,11 +23,11 @@ const (
 	slotLabel = 3 // one edge; codes from here on pair the two ends of a piece
 )
 
-// frontier lays a board out for counting: squares are numbered column by
+// board lays a board out for counting: squares are numbered column by
 // column along the longer side, w to a column, so that a square's earlier
 // neighbours are the 2w+1 squares just before it. The state of a partial
 // count describes that window.
-type frontier struct {
+type board struct {
 	w, l       int  // width (the shorter side) and length
 	n          int  // squares
 	slots      int  // 2w+1: the window
@@ -44,19 +48,19 @@ type step struct {
 	black  uint32  // positions of squares of colour 1, (row+col) odd
 }
 
-func newFrontier(rows, cols int) (*frontier, error) {
+func newBoard(rows, cols int) (*board, error) {
 	w, l := rows, cols
 	if rows > cols {
 		w, l = cols, rows
 	}
-	if w > MaxFrontierWidth {
+	if w > MaxWidth {
 		return nil, fmt.Errorf("%w: counting by frontier handles boards up to %d squares on the shorter side, not %dx%d",
-			ErrTooLarge, MaxFrontierWidth, rows, cols)
+			ErrTooWide, MaxWidth, rows, cols)
 	}
-	if l > MaxSquares/w {
-		return nil, fmt.Errorf("%w: %dx%d has more than %d squares", ErrTooLarge, rows, cols, MaxSquares)
+	if l > maxSquares/w {
+		return nil, fmt.Errorf("%w: %dx%d has more than %d squares", ErrTooWide, rows, cols, maxSquares)
 	}
-	f := &frontier{w: w, l: l, n: w * l, slots: 2*w + 1, transposed: rows > cols}
+	f := &board{w: w, l: l, n: w * l, slots: 2*w + 1, transposed: rows > cols}
 	f.packed = 4*f.slots+2 <= 64
 	f.pow11 = 1
 	for range f.slots {
@@ -114,12 +118,13 @@ func newFrontier(rows, cols int) (*frontier, error) {
 	return f, nil
 }
 
-// index returns the number of a board square in the frontier's order.
-func (f *frontier) index(c Coordinate) int {
+// index returns the number of the square in row r, column c in the
+// order the count adds squares.
+func (f *board) index(r, c int) int {
 	if f.transposed {
-		return c.Row*f.w + c.Col
+		return r*f.w + c
 	}
-	return c.Col*f.w + c.Row
+	return c*f.w + r
 }
 
 // latest returns the largest index, in the frontier's order, of the
@@ -128,8 +133,7 @@ func (f *frontier) index(c Coordinate) int {
 // states when the start comes late: until then the path is free to begin
 // anywhere, which the demands prune well, while a start added early pins
 // one end of every partial path to it.
-func (f *frontier) latest(c Coordinate) int {
-	r, col := c.Row, c.Col
+func (f *board) latest(r, col int) int {
 	if f.transposed {
 		r, col = col, r
 	}
@@ -149,7 +153,7 @@ func (f *frontier) latest(c Coordinate) int {
 // their steps made up. The step on bytes (expand, finish) uses it on boards
 // 8 wide, in base 11; on packed boards it only makes the first state, and
 // the step there packs its own words (packed.go).
-func (f *frontier) encode(a *[18]uint8, z int) (key uint64) {
+func (f *board) encode(a *[18]uint8, z int) (key uint64) {
 	if f.packed {
 		var word uint64
 		for p := 1; p <= f.slots; p++ {
@@ -179,7 +183,7 @@ func (f *frontier) encode(a *[18]uint8, z int) (key uint64) {
 // unpack) into window positions 0..slots-1 of a and returns the z-state,
 // the positions of squares with no edge yet, and those of the ends of
 // pieces of path (one edge).
-func (f *frontier) decode(key uint64, a *[18]uint8) (z int, free, ends uint32) {
+func (f *board) decode(key uint64, a *[18]uint8) (z int, free, ends uint32) {
 	for p := 0; p < f.slots; p++ {
 		a[p] = uint8(key % 11)
 		key /= 11
