@@ -660,4 +660,3 @@ func (w *worker) endBoard(arr [18]uint8, z int, complete bool, val []uint64) {
 		w.err = errOverflow
 	}
 }
-
