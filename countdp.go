@@ -91,7 +91,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 			ErrTooLarge, MaxFrontierWidth, rows, cols)
 	}
 	fc := frontier.Config{Rows: rows, Cols: cols, Workers: cfg.workers, MemoryLimit: cfg.memLimit,
-		AllLengths: cfg.allLengths, Base11: cfg.base11, AllDemands: cfg.allDemands}
+		AllLengths: cfg.allLengths, Base11: cfg.base11, AllDemands: cfg.allDemands, Lean: cfg.lean}
 	if fc.MemoryLimit == 0 {
 		fc.MemoryLimit = defaultMemoryLimit()
 	}

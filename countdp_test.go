@@ -224,6 +224,32 @@ func TestCountDPBase11(t *testing.T) {
 	}
 }
 
+// TestCountDPLean checks that the lean step, which adds new states to
+// tables as it makes them, gives the counts and states of the buffered
+// step, which the tests take wherever memory allows; also with counts of
+// more than one limb (3x45, over 2^64).
+func TestCountDPLean(t *testing.T) {
+	for _, b := range []struct {
+		rows, cols int
+		opts       []Option
+	}{
+		{5, 6, nil},
+		{4, 7, []Option{WithFreeEnds()}},
+		{6, 6, []Option{WithClosed()}},
+		{4, 9, []Option{WithStart(Coordinate{1, 4})}},
+		{6, 7, nil},
+		{5, 8, []Option{withBase11()}},
+		{3, 45, nil},
+		{6, 8, []Option{WithAllLengths(), WithClosed()}},
+	} {
+		want := mustCountDP(t, b.rows, b.cols, b.opts...)
+		got := mustCountDP(t, b.rows, b.cols, append(b.opts, withLeanStep())...)
+		if got.Tours.Cmp(want.Tours) != 0 || !cmp.Equal(got.States, want.States) || !cmp.Equal(got.ByLength, want.ByLength, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })) {
+			t.Errorf("%dx%d: the lean step gives %v tours, buffered %v (states equal: %v)", b.rows, b.cols, got.Tours, want.Tours, cmp.Equal(got.States, want.States))
+		}
+	}
+}
+
 // TestCountDPDemands checks that dropping the states whose demands cannot
 // be met changes no count, and that it leaves no more states at any step
 // than keeping them all.

@@ -107,6 +107,7 @@ type config struct {
 	allLengths bool   // CountDP: count every shorter board too
 	base11     bool   // CountDP: pack states in base 11 even when 4 bits a square fit (tests)
 	allDemands bool   // CountDP: keep states whose demands cannot be met (tests)
+	lean       bool   // CountDP: take the lean step whatever the memory (tests)
 }
 
 func defaultConfig() config {
@@ -340,6 +341,16 @@ func withBase11() Option {
 	return func(cfg *config) error {
 		cfg.given |= optTesting
 		cfg.base11 = true
+		return nil
+	}
+}
+
+// withLeanStep makes CountDP take its lean step whatever the memory, so
+// that tests can check it against the buffered one.
+func withLeanStep() Option {
+	return func(cfg *config) error {
+		cfg.given |= optTesting
+		cfg.lean = true
 		return nil
 	}
 }

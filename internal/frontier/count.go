@@ -69,10 +69,11 @@ type Config struct {
 	// goroutine, and once at the end.
 	Progress func(Progress)
 	Every    time.Duration
-	// Base11 packs states as boards 8 wide do, and AllDemands keeps the
-	// states whose demands cannot be met: for tests that check that
-	// neither changes a count.
-	Base11, AllDemands bool
+	// Base11 packs states as boards 8 wide do, AllDemands keeps the
+	// states whose demands cannot be met, and Lean takes the lean step
+	// whatever the memory: for tests that check that none of them changes
+	// a count.
+	Base11, AllDemands, Lean bool
 }
 
 // Progress says how far a count has got.
@@ -198,12 +199,11 @@ type counter struct {
 	startColour int
 	cfg         Config
 	mem         *memory
-	k           int // limbs per count
+	arena       *arena // the layers' groups, for one attempt
+	k           int    // limbs per count
 	// vb, when not nil, holds the demands that can still be finished: the
 	// counting states with other demands are dropped.
 	vb *viability
-	// pool recycles the blocks of new states from step to step.
-	pool *blockPool
 
 	states   []int
 	peak     int
@@ -230,71 +230,145 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	r.byLength = make([][]uint64, f.l)
 	r.done.Store(0)
 	r.mem.used.Store(r.vb.bytes()) // the demand filters stay from one attempt to the next
-	r.pool = newBlockPool(k, r.mem)
 	z := r.firstZ()
 	var a [18]uint8
 	for p := range a {
 		a[p] = slotDone
 	}
-	one := make([]uint64, k)
-	one[0] = 1
-	key := f.encode(&a, z)
-	cur := &layer{keys: [][]uint64{{key}}, vals: [][]uint64{one}, n: 1}
-	r.mem.grab(cur.bytes(k))
+	r.arena = &arena{mem: r.mem}
+	defer r.arena.release()
+	first, ok := r.arena.alloc(1 + k)
+	if !ok {
+		return nil, r.memoryError(0, 0)
+	}
+	first.entries[0], first.entries[1] = f.encode(&a, z), 1
+	cur := &layer{groups: []group{first}, n: 1}
 	total := make([]uint64, k)
 	for v := range f.n {
 		next, err := r.step(ctx, v, cur, total)
 		if err != nil {
+			cur.free(r.arena)
 			return nil, err
 		}
-		r.mem.release(cur.bytes(k))
 		cur = next
 		r.states = append(r.states, cur.n)
 		r.peak = max(r.peak, cur.n)
 		r.done.Add(1)
 		r.last.Store(int64(cur.n))
 	}
+	cur.free(r.arena)
 	return limbsToBig(total), nil
 }
 
 // chunkStates is how many states a worker takes at a time.
 const chunkStates = 1 << 12
 
-// bucketStates is about how many new states each bucket should receive: a
-// bucket's merge table should fit in the processor's cache.
-const bucketStates = 1 << 13
+// groupStates is about how many states a group of a layer should hold:
+// few enough that packing one group's table costs little memory, many
+// enough that the workers' staging buffers, a batch per group, stay small.
+const groupStates = 1 << 14
 
-// piece is a run of states of one bucket, a worker's unit of work.
-type piece struct{ b, lo, hi int }
+// maxGroupBits bounds the groups of a layer: 2^16 groups of 2^15 states
+// reach two billion states.
+const maxGroupBits = 18
+
+// piece is a run of states of one group, a worker's unit of work.
+type piece struct{ g, lo, hi int }
+
+// bufferedStates is about how many unmerged new states a group of the
+// buffered step should receive: its merge table should fit in the
+// processor's cache.
+const bufferedStates = 1 << 13
 
 // step adds square v to every state of cur and returns the next layer,
-// adding the states that complete a tour to total. Workers first expand
-// pieces of the layer into buffers per bucket, then merge a bucket each.
+// adding the states that complete a tour to total. It frees cur as it
+// goes, a group as soon as its states are expanded. Where the memory
+// limit leaves room for all the step's new states unmerged, the step is
+// buffered (buffer.go): workers write them into blocks per group, then
+// merge a group at a time. Otherwise it is lean (table.go): workers add
+// the new states to a hash table per group as they go, in small batches,
+// and pack the tables into dense groups at the end.
 func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (*layer, error) {
 	k := r.k
+	stride := k + 1
 	workers := r.cfg.Workers
 	if cur.n < 4*chunkStates {
 		workers = 1
 	}
-	buckets := 1
-	for buckets*bucketStates < 3*cur.n && buckets < 1<<16 {
-		buckets *= 2
+	est := r.estimate(v)
+	final := v == r.f.n-1
+	// The buffered step holds the new states unmerged, about three for
+	// each state of the next layer, in blocks, and the next layer.
+	lean := r.cfg.Lean || r.mem.used.Load()+int64(est)*int64(stride)*8*5 > r.mem.limit
+	perGroup := groupStates
+	if !lean {
+		perGroup = bufferedStates / 3
+	}
+	gbits := uint(0)
+	for gbits < maxGroupBits && est>>gbits > perGroup {
+		gbits++
+	}
+	groups := 1 << gbits
+	bbits := min(gbits, uint(bits.TrailingZeros(maxBuckets))) // the buffered step's buckets
+	var tables []table
+	var pool *blockPool
+	free := func() {
+		for i := range tables {
+			tables[i].free(r.mem)
+		}
+		if pool != nil {
+			pool.release()
+		}
+	}
+	if lean {
+		tables = make([]table, groups)
+		size := max(64, est>>gbits*15/maxLoad)
+		if final {
+			size = 0 // the last square makes no states, only tours
+		}
+		for i := range tables {
+			t := &tables[i]
+			t.groupBits, t.k = gbits, k
+			slots, ok := r.mem.alloc(size * stride)
+			if !ok {
+				free()
+				return nil, r.memoryError(v, cur.n)
+			}
+			t.slots, t.size = slots, size
+		}
+	} else {
+		pool = newBlockPool(k, r.mem)
 	}
 	var pieces []piece
-	for b, keys := range cur.keys {
-		for lo := 0; lo < len(keys); lo += chunkStates {
-			pieces = append(pieces, piece{b, lo, min(lo+chunkStates, len(keys))})
+	left := make([]atomic.Int32, len(cur.groups)) // pieces of each group not yet expanded
+	for g, gr := range cur.groups {
+		n := len(gr.entries) / stride
+		for lo := 0; lo < n; lo += chunkStates {
+			pieces = append(pieces, piece{g, lo, min(lo+chunkStates, n)})
+			left[g].Add(1)
 		}
 	}
 	ws := make([]*worker, workers)
+	var staging int64
+	defer func() { r.mem.release(staging) }()
 	for i := range ws {
-		ws[i] = &worker{r: r, st: &r.f.steps[v], v: v, final: v == r.f.n-1,
-			total: make([]uint64, k), out: newEmitter(buckets, k, r.pool)}
-		if !r.cfg.AllLengths {
-			ws[i].notEnd = r.notEnd(&r.f.steps[v])
-		} else if (v+1)%r.f.w == 0 && v != r.f.n-1 {
-			ws[i].cut = make([]uint64, k)
+		w := &worker{r: r, st: &r.f.steps[v], v: v, final: final, total: make([]uint64, k)}
+		if lean {
+			w.lean = newStager(tables, 64-gbits, k, r.mem)
+			staging += w.lean.bytes()
+		} else {
+			w.buffered = newEmitter(1<<bbits, 64-bbits, k, pool)
 		}
+		if !r.cfg.AllLengths {
+			w.notEnd = r.notEnd(&r.f.steps[v])
+		} else if (v+1)%r.f.w == 0 && !final {
+			w.cut = make([]uint64, k)
+		}
+		ws[i] = w
+	}
+	if !r.mem.grab(staging) {
+		free()
+		return nil, r.memoryError(v, cur.n)
 	}
 	var next atomic.Int64
 	g, gctx := errgroup.WithContext(ctx)
@@ -306,33 +380,39 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 				}
 				i := int(next.Add(1) - 1)
 				if i >= len(pieces) {
-					return nil
+					if w.lean != nil {
+						w.lean.flushAll()
+					}
+					return w.failure(v, cur.n)
 				}
 				p := pieces[i]
-				keys, vals := cur.keys[p.b], cur.vals[p.b]
+				entries := cur.groups[p.g].entries
 				if r.f.packed {
-					for j := p.lo; j < p.hi; j++ {
-						w.expandPacked(keys[j], vals[j*k:j*k+k])
+					for j := p.lo * stride; j < p.hi*stride; j += stride {
+						w.expandPacked(entries[j], entries[j+1:j+stride])
 					}
 				} else {
-					for j := p.lo; j < p.hi; j++ {
-						w.expand(keys[j], vals[j*k:j*k+k])
+					for j := p.lo * stride; j < p.hi*stride; j += stride {
+						w.expand(entries[j], entries[j+1:j+stride])
 					}
 				}
-				if w.err != nil {
-					return w.err
+				if left[p.g].Add(-1) == 0 { // the whole group is expanded
+					r.arena.free(cur.groups[p.g])
+					cur.groups[p.g] = group{}
 				}
-				if w.out.overLimit {
-					return r.memoryError(v, cur.n)
+				if err := w.failure(v, cur.n); err != nil {
+					return err
 				}
 			}
 		})
 	}
 	if err := g.Wait(); err != nil {
+		free()
 		return nil, err
 	}
 	for _, w := range ws {
 		if addLimbs(total, w.total) {
+			free()
 			return nil, errOverflow
 		}
 		if w.cut != nil {
@@ -340,11 +420,13 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 				r.byLength[v/r.f.w] = make([]uint64, k)
 			}
 			if addLimbs(r.byLength[v/r.f.w], w.cut) {
+				free()
 				return nil, errOverflow
 			}
 		}
 	}
-	out := &layer{keys: make([][]uint64, buckets), vals: make([][]uint64, buckets)}
+	out := &layer{groups: make([]group, groups)}
+	var states atomic.Int64
 	next.Store(0)
 	g, gctx = errgroup.WithContext(ctx)
 	for range workers {
@@ -355,34 +437,100 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				b := int(next.Add(1) - 1)
-				if b >= buckets {
+				i := int(next.Add(1) - 1)
+				if lean && i >= groups || !lean && i >= 1<<bbits {
 					return nil
+				}
+				if lean {
+					dense, ok := tables[i].pack(r.arena)
+					if !ok {
+						return r.memoryError(v, cur.n)
+					}
+					out.groups[i] = dense
+					states.Add(int64(len(dense.entries) / stride))
+					continue
 				}
 				parts = parts[:0]
 				for _, w := range ws {
-					parts = w.out.take(b, parts)
+					parts = w.buffered.take(i, parts)
 				}
-				keys, vals, overflow := m.merge(parts)
-				if overflow {
-					return errOverflow
+				sub := gbits - bbits
+				runs := parts // a bucket of one group needs no sorting
+				if sub > 0 {
+					m.sortBucket(parts, 64-gbits, sub)
+					pool.put(parts)
 				}
-				r.pool.put(parts)
-				out.keys[b] = append(make([]uint64, 0, len(keys)), keys...)
-				out.vals[b] = append(make([]uint64, 0, len(vals)), vals...)
-				if !r.mem.grab(int64(len(keys)) * int64(8+8*k)) {
-					return r.memoryError(v, cur.n)
+				for j := range 1 << sub {
+					if sub > 0 {
+						runs = [][]uint64{m.sorted[m.at[j]:m.at[j+1]]}
+					}
+					merged, overflow := m.merge(runs)
+					if overflow {
+						return errOverflow
+					}
+					dense, ok := r.arena.alloc(len(merged))
+					if !ok {
+						return r.memoryError(v, cur.n)
+					}
+					copy(dense.entries, merged)
+					out.groups[i<<sub+j] = dense
+					states.Add(int64(len(merged) / stride))
+				}
+				if sub == 0 {
+					pool.put(parts)
 				}
 			}
 		})
 	}
-	if err := g.Wait(); err != nil {
+	err := g.Wait()
+	free()
+	if err != nil {
+		out.free(r.arena)
 		return nil, err
 	}
-	for _, keys := range out.keys {
-		out.n += len(keys)
-	}
+	out.n = int(states.Load())
 	return out, nil
+}
+
+// emit hands a new state to the step.
+func (w *worker) emit(key uint64, val []uint64) {
+	if w.buffered != nil {
+		w.buffered.emit(key, hashKey(key), val)
+		return
+	}
+	w.lean.emit(key, hashKey(key), val)
+}
+
+// estimate guesses the number of states after square v, which sets the
+// groups of the next layer and the first size of the lean step's tables.
+// The number of states swings from square to square, but in a pattern
+// that repeats with every column: so the guess is the number a column
+// back, times the growth over the last column. Tables start a little
+// smaller than the guess, as growing one costs less than the memory a
+// guess too large would hold through the step.
+func (r *counter) estimate(v int) int {
+	s, w := r.states, r.f.w
+	if v == 0 {
+		return 1
+	}
+	last := s[v-1]
+	if v-1-w < 0 || s[v-1-w] == 0 || s[v-w] == 0 {
+		return last
+	}
+	return int(float64(s[v-w]) * float64(last) / float64(s[v-1-w]))
+}
+
+// failure returns the error a worker met while expanding, if any.
+func (w *worker) failure(v, size int) error {
+	switch {
+	case w.err != nil:
+		return w.err
+	case w.lean != nil && w.lean.overflow:
+		return errOverflow
+	case w.lean != nil && w.lean.overLimit, w.buffered != nil && w.buffered.overLimit:
+		return w.r.memoryError(v, size)
+	}
+	return nil
 }
 
 // notEnd returns, for each z-state, the positions of a step whose squares
@@ -414,10 +562,12 @@ type worker struct {
 	final bool
 	// cut, when not nil, sums the tours of the board cut after square v,
 	// the end of a column (WithAllLengths).
-	cut   []uint64
-	out   *emitter
-	total []uint64
-	err   error
+	cut []uint64
+	// lean or buffered takes the new states, as the step chose.
+	lean     *stager
+	buffered *emitter
+	total    []uint64
+	err      error
 	// notEnd[z] marks the positions whose squares have the wrong colour to
 	// end an open tour in z-state z: a path alternates colours, so on a
 	// board with an even number of squares it ends on the colour it did
@@ -630,7 +780,7 @@ func (w *worker) finish(arr [18]uint8, z int, free uint32, complete bool, val []
 		return
 	}
 	key := w.r.f.encode(a, z)
-	w.out.emit(key, hashKey(key), val)
+	w.emit(key, val)
 }
 
 // endBoard finishes a state as if the board ended after square v: every

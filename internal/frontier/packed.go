@@ -207,7 +207,7 @@ func (w *worker) finishPacked(word uint64, z int, free, ends uint32, complete bo
 		return
 	}
 	key := relabel(word>>4) | uint64(z)<<(4*w.r.f.slots)
-	w.out.emit(key, hashKey(key), val)
+	w.emit(key, val)
 }
 
 // endBoardPacked is endBoard on one word: free and ends are the positions

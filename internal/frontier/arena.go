@@ -1,0 +1,119 @@
+package frontier
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// An arena hands out the dense groups of the layers from large slabs of
+// mapped memory, so that a step with tens of thousands of groups makes a
+// few dozen system calls instead of one per group, and a slab goes back to
+// the kernel as soon as the last of its groups is freed. Groups are carved
+// in the order the step packs them and freed in about the same order by
+// the next step, so slabs empty one after another.
+type arena struct {
+	mem *memory
+	mu  sync.Mutex
+	cur *slab // the slab being carved; nil before the first group
+}
+
+// slabWords is the size of a slab: 8 MiB.
+const slabWords = 1 << 20
+
+type slab struct {
+	words  []uint64 // from allocWords
+	used   int      // words carved
+	live   atomic.Int32
+	sealed bool // no more groups will be carved from it (under arena.mu)
+	freed  bool // (under arena.mu)
+}
+
+// A group is a run of dense entries of a layer and the slab it lies in.
+type group struct {
+	entries []uint64
+	slab    *slab
+}
+
+// alloc returns a group of n zeroed words; false if it would pass the
+// memory limit. A group larger than a quarter slab gets a slab of its own.
+func (a *arena) alloc(n int) (group, bool) {
+	if n == 0 {
+		return group{}, true
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if n > slabWords/4 {
+		s, ok := a.newSlab(n)
+		if !ok {
+			return group{}, false
+		}
+		s.sealed = true
+		s.used = n
+		s.live.Store(1)
+		return group{entries: s.words[:n:n], slab: s}, true
+	}
+	if a.cur == nil || a.cur.used+n > len(a.cur.words) {
+		s, ok := a.newSlab(slabWords)
+		if !ok {
+			return group{}, false
+		}
+		if old := a.cur; old != nil {
+			old.sealed = true
+			if old.live.Load() == 0 {
+				a.unmap(old)
+			}
+		}
+		a.cur = s
+	}
+	s := a.cur
+	g := group{entries: s.words[s.used : s.used+n : s.used+n], slab: s}
+	s.used += n
+	s.live.Add(1)
+	return g, true
+}
+
+func (a *arena) newSlab(words int) (*slab, bool) {
+	w, ok := a.mem.alloc(words)
+	if !ok {
+		return nil, false
+	}
+	return &slab{words: w}, true
+}
+
+// unmap returns a sealed, empty slab's memory; under a.mu.
+func (a *arena) unmap(s *slab) {
+	if s.freed {
+		return
+	}
+	s.freed = true
+	a.mem.release(int64(len(s.words)) * 8)
+	freeWords(s.words)
+	s.words = nil
+}
+
+// free gives a group back; its slab goes when it is sealed and empty.
+func (a *arena) free(g group) {
+	s := g.slab
+	if s == nil || s.live.Add(-1) != 0 {
+		return
+	}
+	a.mu.Lock()
+	if s.sealed && s.live.Load() == 0 {
+		a.unmap(s)
+	}
+	a.mu.Unlock()
+}
+
+// release unmaps the slab being carved, once no layer holds groups of
+// it: at the end of a count.
+func (a *arena) release() {
+	a.mu.Lock()
+	if s := a.cur; s != nil {
+		s.sealed = true
+		if s.live.Load() == 0 {
+			a.unmap(s)
+		}
+		a.cur = nil
+	}
+	a.mu.Unlock()
+}

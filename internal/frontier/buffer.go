@@ -1,0 +1,230 @@
+package frontier
+
+import (
+	"math/bits"
+	"sync"
+)
+
+// The buffered step is the fast one where memory is plentiful: workers
+// write every new state of the step, unmerged, into blocks per bucket (a
+// run of groups), and then take a bucket at a time, sort its states into
+// their groups, and merge one group at a time, whose table then fits in
+// the processor's cache. Adding a state costs an append and a cached probe
+// instead of a probe into a table far larger than the cache (about 50 ns
+// on the development machine), but the step holds all its unmerged states
+// at once: two to three times the next layer's entries. The buckets are
+// few (maxBuckets), so that the ends of the blocks being filled stay in
+// cache too: with one block per group, on a large layer nearly every
+// append missed the cache.
+
+// maxBuckets bounds the buckets of a buffered step.
+const maxBuckets = 256
+
+// An emitter collects one worker's new states, unmerged, per bucket: a
+// key followed by its k limbs, in blocks from a pool, so that a buffer
+// never grows by copying.
+type emitter struct {
+	full  [][][]uint64 // per bucket: the blocks filled
+	cur   [][]uint64   // per bucket: the block being filled
+	shift uint         // 64 - log2(buckets); 64 for one bucket
+	k     int
+	pool  *blockPool
+	// overLimit records that a block took memory beyond the limit.
+	overLimit bool
+}
+
+func newEmitter(buckets int, shift uint, k int, pool *blockPool) *emitter {
+	return &emitter{full: make([][][]uint64, buckets), cur: make([][]uint64, buckets), shift: shift, k: k, pool: pool}
+}
+
+func (e *emitter) emit(key, h uint64, val []uint64) {
+	g := 0
+	if e.shift < 64 {
+		g = int(h >> e.shift)
+	}
+	s := e.cur[g]
+	if len(s)+e.k+1 > cap(s) {
+		if s != nil {
+			e.full[g] = append(e.full[g], s)
+		}
+		var ok bool
+		if s, ok = e.pool.get(); !ok {
+			e.overLimit = true
+		}
+	}
+	if e.k == 1 {
+		e.cur[g] = append(s, key, val[0])
+		return
+	}
+	s = append(s, key)
+	e.cur[g] = append(s, val[:e.k]...)
+}
+
+// take appends bucket g's blocks to parts and forgets them.
+func (e *emitter) take(g int, parts [][]uint64) [][]uint64 {
+	parts = append(parts, e.full[g]...)
+	if e.cur[g] != nil {
+		parts = append(parts, e.cur[g])
+	}
+	e.full[g], e.cur[g] = nil, nil
+	return parts
+}
+
+// A blockPool hands out the blocks emitters fill and takes them back after
+// a merge, so that later groups and steps reuse memory instead of
+// allocating and zeroing it again. Its blocks count as used memory from
+// their allocation until the pool is freed.
+type blockPool struct {
+	mu    sync.Mutex
+	free  [][]uint64
+	made  int
+	words int
+	mem   *memory
+}
+
+// blockEntries is how many states a block holds.
+const blockEntries = 1024
+
+func newBlockPool(k int, mem *memory) *blockPool {
+	return &blockPool{words: blockEntries * (k + 1), mem: mem}
+}
+
+// get returns an empty block; false if allocating it passed the memory
+// limit.
+func (p *blockPool) get() ([]uint64, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.free); n > 0 {
+		b := p.free[n-1]
+		p.free = p.free[:n-1]
+		return b[:0], true
+	}
+	p.made++
+	return make([]uint64, 0, p.words), p.mem.grab(int64(p.words) * 8)
+}
+
+func (p *blockPool) put(blocks [][]uint64) {
+	p.mu.Lock()
+	p.free = append(p.free, blocks...)
+	p.mu.Unlock()
+}
+
+// release gives the memory of every block the pool made back to the
+// count's account; the blocks go to the garbage collector.
+func (p *blockPool) release() {
+	p.mu.Lock()
+	p.mem.release(int64(p.made) * int64(p.words) * 8)
+	p.free, p.made = nil, 0
+	p.mu.Unlock()
+}
+
+// A merger adds up equal states of one group: open addressing with linear
+// probing, reused from group to group. The table holds where each key's
+// state went in the output, which is in order of first appearance: so the
+// output needs no pass over the table's empty slots.
+type merger struct {
+	table []uint64 // a key's hash in the high bits, its place in out below: 0 empty
+	out   []uint64 // distinct entries of 1+k words, in order of first appearance
+	k     int
+	// sorted and at hold a bucket's states sorted into its groups, and
+	// where each group starts.
+	sorted []uint64
+	at     []int
+}
+
+// sortBucket sorts the states of a bucket's blocks into its groups, of
+// which there are 1<<sub, picked by the bits of the hash below the
+// bucket's own (shift is 64 less the bits of bucket and group): one
+// streaming pass, not a probe per state into a table out of cache. Group
+// i of the bucket is m.sorted[m.at[i]:m.at[i+1]].
+func (m *merger) sortBucket(parts [][]uint64, shift, sub uint) {
+	stride := m.k + 1
+	groups := 1 << sub
+	m.at = append(m.at[:0], make([]int, groups+1)...)
+	count := m.at[1:]
+	mask := uint64(groups - 1)
+	for _, p := range parts {
+		for j := 0; j < len(p); j += stride {
+			count[hashKey(p[j])>>shift&mask]++
+		}
+	}
+	n := 0
+	for i, c := range count {
+		count[i] = n * stride
+		n += c
+	}
+	if cap(m.sorted) < n*stride {
+		m.sorted = make([]uint64, n*stride)
+	}
+	m.sorted = m.sorted[:n*stride]
+	for _, p := range parts {
+		for j := 0; j < len(p); j += stride {
+			g := hashKey(p[j]) >> shift & mask
+			copy(m.sorted[count[g]:count[g]+stride], p[j:j+stride])
+			count[g] += stride
+		}
+	}
+	// count[i] is now where group i ends, so at[i+1]: at[0] is 0.
+}
+
+// placeBits is how many low bits of a merge table slot hold a place; the
+// key's hash fills the rest, so that most probes that miss need not look
+// at the output.
+const placeBits = 32
+
+// merge adds up the entries of all workers' blocks for one group and
+// returns the distinct entries, valid until the next merge; overflow if a
+// count does not fit in k limbs.
+func (m *merger) merge(parts [][]uint64) (out []uint64, overflow bool) {
+	k := m.k
+	stride := k + 1
+	entries := 0
+	for _, p := range parts {
+		entries += len(p) / stride
+	}
+	size := 16
+	for size < 2*entries {
+		size *= 2
+	}
+	if len(m.table) < size || len(m.table) > 8*size {
+		m.table = make([]uint64, size)
+	}
+	table := m.table[:size]
+	clear(table)
+	if cap(m.out) < entries*stride {
+		m.out = make([]uint64, 0, entries*stride)
+	}
+	out = m.out[:0]
+	mask := uint64(size - 1)
+	for _, p := range parts {
+		for j := 0; j < len(p); j += stride {
+			key := p[j]
+			h := hashKey(key)
+			tag := h &^ (1<<placeBits - 1) // never 0 with the place: places start at 1
+			i := h & mask
+			for {
+				slot := table[i]
+				if slot == 0 {
+					table[i] = tag | uint64(len(out)/stride+1)
+					out = append(out, p[j:j+stride]...)
+					break
+				}
+				if slot&^(1<<placeBits-1) == tag {
+					if at := (int(slot&(1<<placeBits-1)) - 1) * stride; out[at] == key {
+						if k == 1 {
+							var carry uint64
+							out[at+1], carry = bits.Add64(out[at+1], p[j+1], 0)
+							overflow = overflow || carry != 0
+						} else if addLimbs(out[at+1:at+stride], p[j+1:j+stride]) {
+							overflow = true
+						}
+						break
+					}
+				}
+				i = (i + 1) & mask
+			}
+		}
+	}
+	m.out = out
+	return out, overflow
+}

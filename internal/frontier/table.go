@@ -1,0 +1,212 @@
+package frontier
+
+import (
+	"math/bits"
+	"sync"
+)
+
+// The lean step keeps memory near one dense layer: each worker stages its
+// new states per group, a few dozen at a time, and adds them to that
+// group's hash table under the group's lock; the tables are packed into
+// dense groups when the step is done. Every insertion is a probe into a
+// table far larger than the processor's cache, so the step reads ahead:
+// see stager.flush.
+
+// A table collects one group of the next layer: open addressing with
+// linear probing over entries of 1+k words. A slot holds its key plus one,
+// so that the zeroed memory of a new table is all empty slots (no key is
+// 2^64-1: keys use at most 62 bits).
+type table struct {
+	mu    sync.Mutex
+	slots []uint64
+	size  int // slots
+	n     int // entries
+	// groupBits is how many high bits of a hash pick the group: the slot
+	// comes from the bits below them.
+	groupBits uint
+	k         int
+	// The workers lock neighbouring tables at the same time: padding
+	// keeps each table's lock and counts on cache lines of its own.
+	_ [64]byte
+}
+
+// maxLoad is the fill, in 1/16ths, at which a table grows, by half: with
+// linear probing a search for a missing key gets slow as tables fill up,
+// while a low fill wastes memory on every state.
+const maxLoad = 13
+
+// insert adds count val (k limbs) to the entry for key, whose hash is h,
+// making the entry if there is none. It reports whether the count
+// overflowed, and false for ok if the table had to grow past the memory
+// limit.
+func (t *table) insert(key, h uint64, val []uint64, mem *memory) (overflow, ok bool) {
+	if 16*(t.n+1) > maxLoad*t.size {
+		if !t.grow(mem) {
+			return false, false
+		}
+	}
+	stride := t.k + 1
+	hi, _ := bits.Mul64(h<<t.groupBits, uint64(t.size))
+	i := int(hi) * stride
+	end := t.size * stride
+	for {
+		s := t.slots[i]
+		if s == 0 {
+			t.slots[i] = key + 1
+			copy(t.slots[i+1:i+stride], val[:t.k])
+			t.n++
+			return false, true
+		}
+		if s == key+1 {
+			if t.k == 1 {
+				var carry uint64
+				t.slots[i+1], carry = bits.Add64(t.slots[i+1], val[0], 0)
+				return carry != 0, true
+			}
+			return addLimbs(t.slots[i+1:i+stride], val), true
+		}
+		if i += stride; i == end {
+			i = 0
+		}
+	}
+}
+
+// grow moves the table into one half as large again.
+func (t *table) grow(mem *memory) bool {
+	old, oldSize := t.slots, t.size
+	size := max(64, oldSize+oldSize/2)
+	stride := t.k + 1
+	slots, ok := mem.alloc(size * stride)
+	if !ok {
+		return false
+	}
+	t.slots, t.size = slots, size
+	for i := 0; i < oldSize*stride; i += stride {
+		s := old[i]
+		if s == 0 {
+			continue
+		}
+		hi, _ := bits.Mul64(hashKey(s-1)<<t.groupBits, uint64(size))
+		j := int(hi) * stride
+		for slots[j] != 0 {
+			if j += stride; j == size*stride {
+				j = 0
+			}
+		}
+		copy(slots[j:j+stride], old[i:i+stride])
+	}
+	mem.release(int64(cap(old)) * 8)
+	freeWords(old)
+	return true
+}
+
+// pack returns the table's entries as a dense group (keys as they are)
+// and frees the table.
+func (t *table) pack(a *arena) (group, bool) {
+	stride := t.k + 1
+	g, ok := a.alloc(t.n * stride)
+	if !ok {
+		return group{}, false
+	}
+	dense := g.entries
+	j := 0
+	for i := 0; i < t.size*stride; i += stride {
+		if s := t.slots[i]; s != 0 {
+			dense[j] = s - 1
+			copy(dense[j+1:j+stride], t.slots[i+1:i+stride])
+			j += stride
+		}
+	}
+	t.free(a.mem)
+	return g, true
+}
+
+func (t *table) free(mem *memory) {
+	mem.release(int64(cap(t.slots)) * 8)
+	freeWords(t.slots)
+	t.slots, t.size, t.n = nil, 0, 0
+}
+
+// stageEntries is how many new states a worker gathers for one group
+// before it takes the group's lock and adds them to the table.
+const stageEntries = 256
+
+// A stager gathers one worker's new states per group of the next layer
+// and adds them to the group's table in batches, so that the lock is
+// taken once per batch.
+type stager struct {
+	tables []table
+	buf    []uint64 // per group, stageEntries entries of 1+k words
+	n      []int32  // entries staged per group
+	shift  uint     // 64 - log2(groups); 64 for one group
+	k      int
+	mem    *memory
+	// overflow and overLimit record a count too wide for k limbs and a
+	// table that could not grow within the memory limit.
+	overflow, overLimit bool
+	// touched sums the slots flush reads ahead, so that the compiler
+	// keeps the reads.
+	touched uint64
+}
+
+func newStager(tables []table, shift uint, k int, mem *memory) *stager {
+	return &stager{tables: tables, buf: make([]uint64, len(tables)*stageEntries*(k+1)), n: make([]int32, len(tables)),
+		shift: shift, k: k, mem: mem}
+}
+
+// bytes is the memory of the stager's buffers.
+func (s *stager) bytes() int64 { return int64(len(s.buf))*8 + int64(len(s.n))*4 }
+
+func (s *stager) emit(key, h uint64, val []uint64) {
+	g := 0
+	if s.shift < 64 {
+		g = int(h >> s.shift)
+	}
+	stride := s.k + 1
+	at := (g*stageEntries + int(s.n[g])) * stride
+	s.buf[at] = key
+	copy(s.buf[at+1:at+stride], val[:s.k])
+	if s.n[g]++; s.n[g] == stageEntries {
+		s.flush(g)
+	}
+}
+
+// flush adds group g's staged states to its table. The table is far
+// larger than the processor's caches, so every insertion would wait for
+// memory in turn; instead flush first reads the first slot of every
+// staged key, loads that do not depend on each other and so overlap, and
+// then inserts into slots that are mostly in cache.
+func (s *stager) flush(g int) {
+	stride := s.k + 1
+	t := &s.tables[g]
+	lo, hi := g*stageEntries*stride, (g*stageEntries+int(s.n[g]))*stride
+	t.mu.Lock()
+	if t.size > 0 {
+		var touch uint64
+		for at := lo; at < hi; at += stride {
+			h, _ := bits.Mul64(hashKey(s.buf[at])<<t.groupBits, uint64(t.size))
+			touch += t.slots[int(h)*stride]
+		}
+		s.touched += touch
+	}
+	for at := lo; at < hi; at += stride {
+		key := s.buf[at]
+		overflow, ok := t.insert(key, hashKey(key), s.buf[at+1:at+stride], s.mem)
+		s.overflow = s.overflow || overflow
+		if !ok {
+			s.overLimit = true
+			break
+		}
+	}
+	t.mu.Unlock()
+	s.n[g] = 0
+}
+
+// flushAll adds every staged state to the tables.
+func (s *stager) flushAll() {
+	for g, n := range s.n {
+		if n > 0 {
+			s.flush(g)
+		}
+	}
+}

@@ -1,0 +1,10 @@
+//go:build !linux
+
+package frontier
+
+// allocWords returns n zeroed words; where memory cannot be mapped, from
+// the Go heap.
+func allocWords(n int) ([]uint64, error) { return make([]uint64, n), nil }
+
+// freeWords leaves w to the garbage collector.
+func freeWords(w []uint64) {}
