@@ -204,6 +204,7 @@ func benchDP(b *testing.B, rows, cols, workers int, want string, opts ...Option)
 	b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
 	b.ReportMetric(float64(res.PeakStates), "peak-states")
 	b.ReportMetric(float64(res.PeakBytes)/1e6, "MB-states")
+	b.ReportMetric(float64(res.PeakBytes)/float64(res.PeakStates), "bytes/state")
 }
 
 func BenchmarkDP5x8Par2(b *testing.B)       { benchDP(b, 5, 8, 2, "3742739") }
@@ -212,6 +213,15 @@ func BenchmarkDP6x6Seq(b *testing.B)        { benchDP(b, 6, 6, 1, "524486") }
 func BenchmarkDP6x8ClosedPar2(b *testing.B) { benchDP(b, 6, 8, 2, "55488142", WithClosed()) }
 func BenchmarkDP5x8FreePar2(b *testing.B)   { benchDP(b, 5, 8, 2, "18061054", WithFreeEnds()) }
 func BenchmarkDP6x7Par2(b *testing.B)       { benchDP(b, 6, 7, 2, "57968982") }
+
+// BenchmarkDP6x7LeanPar2 takes the lean step, which the counter chooses
+// when memory is short (8 rows), so that its bytes/state can be watched
+// on a board that takes a second.
+func BenchmarkDP6x7LeanPar2(b *testing.B) { benchDP(b, 6, 7, 2, "57968982", withLeanStep()) }
+
+// BenchmarkDP7x7Lean is the lean step on the largest board that runs in
+// about a minute: run it with -bench DP7x7Lean -benchtime 1x.
+func BenchmarkDP7x7Lean(b *testing.B) { benchDP(b, 7, 7, 2, "19023006776", withLeanStep()) }
 
 // benchConstruct builds one tour b.N times and reports the time per
 // square; -benchmem's B/op is the memory it allocates, nearly all of it

@@ -15,10 +15,25 @@ type arena struct {
 	mem *memory
 	mu  sync.Mutex
 	cur *slab // the slab being carved; nil before the first group
+	// slabWords is the size of the next slabs: at most 8 MiB, and less
+	// for small layers, so that the slabs left partly filled at the end
+	// of each layer do not weigh on it.
+	slabWords int
 }
 
-// slabWords is the size of a slab: 8 MiB.
-const slabWords = 1 << 20
+// maxSlabWords and minSlabWords bound the size of a slab: 8 MiB and 256
+// KiB.
+const (
+	maxSlabWords = 1 << 20
+	minSlabWords = 1 << 15
+)
+
+// sizeFor sets the size of the slabs for a layer of about this many words.
+func (a *arena) sizeFor(words int) {
+	a.mu.Lock()
+	a.slabWords = min(maxSlabWords, max(minSlabWords, words/32))
+	a.mu.Unlock()
+}
 
 type slab struct {
 	words  []uint64 // from allocWords
@@ -42,7 +57,10 @@ func (a *arena) alloc(n int) (group, bool) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if n > slabWords/4 {
+	if a.slabWords == 0 {
+		a.slabWords = minSlabWords
+	}
+	if n > a.slabWords/4 {
 		s, ok := a.newSlab(n)
 		if !ok {
 			return group{}, false
@@ -53,7 +71,7 @@ func (a *arena) alloc(n int) (group, bool) {
 		return group{entries: s.words[:n:n], slab: s}, true
 	}
 	if a.cur == nil || a.cur.used+n > len(a.cur.words) {
-		s, ok := a.newSlab(slabWords)
+		s, ok := a.newSlab(a.slabWords)
 		if !ok {
 			return group{}, false
 		}

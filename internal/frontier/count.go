@@ -113,6 +113,8 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("frontier: a %dx%d board", cfg.Rows, cfg.Cols)
 	case cfg.Workers < 1 || cfg.MemoryLimit < 1:
 		return nil, fmt.Errorf("frontier: %d workers, %d bytes of memory", cfg.Workers, cfg.MemoryLimit)
+	case cfg.Progress != nil && cfg.Every <= 0:
+		return nil, fmt.Errorf("frontier: progress every %v", cfg.Every)
 	case cfg.Mode == FromStart && (cfg.StartRow < 0 || cfg.StartRow >= cfg.Rows || cfg.StartCol < 0 || cfg.StartCol >= cfg.Cols):
 		return nil, fmt.Errorf("frontier: start {%d,%d} off a %dx%d board", cfg.StartRow, cfg.StartCol, cfg.Rows, cfg.Cols)
 	}
@@ -322,7 +324,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	}
 	if lean {
 		tables = make([]table, groups)
-		size := max(64, est>>gbits*15/maxLoad)
+		size := max(64, est>>gbits*8/maxLoad)
 		if final {
 			size = 0 // the last square makes no states, only tours
 		}
@@ -426,6 +428,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		}
 	}
 	out := &layer{groups: make([]group, groups)}
+	r.arena.sizeFor(est * stride)
 	var states atomic.Int64
 	next.Store(0)
 	g, gctx = errgroup.WithContext(ctx)
@@ -506,8 +509,9 @@ func (w *worker) emit(key uint64, val []uint64) {
 // The number of states swings from square to square, but in a pattern
 // that repeats with every column: so the guess is the number a column
 // back, times the growth over the last column. Tables start a little
-// smaller than the guess, as growing one costs less than the memory a
-// guess too large would hold through the step.
+// at about half the guess: a table made at its full size at the start of
+// the step would hold its memory while the whole of cur is still there,
+// where one that grows takes it as cur is freed.
 func (r *counter) estimate(v int) int {
 	s, w := r.states, r.f.w
 	if v == 0 {
