@@ -43,10 +43,14 @@ type slab struct {
 	freed  bool // (under arena.mu)
 }
 
-// A group is a run of dense entries of a layer and the slab it lies in.
+// A group is a run of dense entries of a layer: in memory, in a slab, or
+// on disk, in a layer file (disk.go).
 type group struct {
-	entries []uint64
+	entries []uint64 // in memory
 	slab    *slab
+	file    *layerFile // on disk, from byte off
+	off     int64
+	words   int // the group's size, in memory or on disk
 }
 
 // alloc returns a group of n zeroed words; false if it would pass the
@@ -68,7 +72,7 @@ func (a *arena) alloc(n int) (group, bool) {
 		s.sealed = true
 		s.used = n
 		s.live.Store(1)
-		return group{entries: s.words[:n:n], slab: s}, true
+		return group{entries: s.words[:n:n], slab: s, words: n}, true
 	}
 	if a.cur == nil || a.cur.used+n > len(a.cur.words) {
 		s, ok := a.newSlab(a.slabWords)
@@ -84,7 +88,7 @@ func (a *arena) alloc(n int) (group, bool) {
 		a.cur = s
 	}
 	s := a.cur
-	g := group{entries: s.words[s.used : s.used+n : s.used+n], slab: s}
+	g := group{entries: s.words[s.used : s.used+n : s.used+n], slab: s, words: n}
 	s.used += n
 	s.live.Add(1)
 	return g, true

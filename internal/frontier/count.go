@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -74,7 +75,24 @@ type Config struct {
 	// whatever the memory: for tests that check that none of them changes
 	// a count.
 	Base11, AllDemands, Lean bool
+	// SpillDir, when not empty, is a directory for the layers: each
+	// layer goes to a file as it is made, and the memory limit is left
+	// to the tables of the layer being made.
+	SpillDir string
+	// Checkpoint, when not empty, is a file to record the count's progress
+	// in (checkpoint.go); the layers then go to disk beside it, whatever
+	// SpillDir says. A count that finds a checkpoint of itself there
+	// resumes from it.
+	Checkpoint string
+	// Shard and Shards make the count follow only shard Shard of Shards
+	// of the states, from the first step that has shardStates*Shards of
+	// them: the counts of all the shards add up to the whole count.
+	Shard, Shards int
 }
+
+// shardStates is how many states each shard should have at the step
+// where the shards part: enough that they share the work about evenly.
+const shardStates = 1 << 10
 
 // Progress says how far a count has got.
 type Progress struct {
@@ -104,6 +122,9 @@ type Result struct {
 	PeakBytes int64
 	// Limbs is the number of 64-bit words a count needed.
 	Limbs int
+	// Resumed is how many squares the count found done in its
+	// checkpoint; 0 if it started afresh.
+	Resumed int
 }
 
 // Count counts the tours that cfg describes.
@@ -115,6 +136,8 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("frontier: %d workers, %d bytes of memory", cfg.Workers, cfg.MemoryLimit)
 	case cfg.Progress != nil && cfg.Every <= 0:
 		return nil, fmt.Errorf("frontier: progress every %v", cfg.Every)
+	case cfg.Shards < 0 || cfg.Shards > 0 && (cfg.Shard < 0 || cfg.Shard >= cfg.Shards):
+		return nil, fmt.Errorf("frontier: shard %d of %d", cfg.Shard, cfg.Shards)
 	case cfg.Mode == FromStart && (cfg.StartRow < 0 || cfg.StartRow >= cfg.Rows || cfg.StartCol < 0 || cfg.StartCol >= cfg.Cols):
 		return nil, fmt.Errorf("frontier: start {%d,%d} off a %dx%d board", cfg.StartRow, cfg.StartCol, cfg.Rows, cfg.Cols)
 	}
@@ -127,7 +150,8 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	mode := cfg.Mode
 	begin := time.Now()
-	r := &counter{f: f, mode: mode, start: -1, cfg: cfg, mem: &memory{limit: cfg.MemoryLimit}}
+	r := &counter{f: f, mode: mode, start: -1, cfg: cfg, mem: &memory{limit: cfg.MemoryLimit},
+		spill: cfg.SpillDir != "" || cfg.Checkpoint != ""}
 	if mode == FromStart {
 		r.start = f.latest(cfg.StartRow, cfg.StartCol)
 		if cfg.AllLengths { // the shorter boards hold the start where it is
@@ -167,6 +191,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		res.States = r.states
 		res.PeakStates = r.peak
+		res.Resumed = r.resumed
 		res.PeakBytes = r.mem.peak.Load()
 	}
 	if cfg.AllLengths {
@@ -209,6 +234,10 @@ type counter struct {
 
 	states   []int
 	peak     int
+	shardAt  int          // the step where the shards parted, or -1
+	spill    bool         // layers go to disk
+	resumed  int          // squares done in the checkpoint resumed from
+	kept     []*layerFile // the files of the last checkpoint
 	byLength [][]uint64   // AllLengths: the tours of each shorter board
 	done     atomic.Int64 // steps done, for progress
 	last     atomic.Int64 // states after the last step, for progress
@@ -228,7 +257,7 @@ func (r *counter) firstZ() int {
 // cycles; errOverflow if the counts need more than r.k limbs.
 func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	f, k := r.f, r.k
-	r.states, r.peak = make([]int, 0, f.n), 0
+	r.states, r.peak, r.shardAt = make([]int, 0, f.n), 0, -1
 	r.byLength = make([][]uint64, f.l)
 	r.done.Store(0)
 	r.mem.used.Store(r.vb.bytes()) // the demand filters stay from one attempt to the next
@@ -246,10 +275,50 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	first.entries[0], first.entries[1] = f.encode(&a, z), 1
 	cur := &layer{groups: []group{first}, n: 1}
 	total := make([]uint64, k)
-	for v := range f.n {
-		next, err := r.step(ctx, v, cur, total)
-		if err != nil {
+	v0 := 0
+	if r.cfg.Checkpoint != "" {
+		m, l, err := r.loadCheckpoint()
+		switch {
+		case err != nil:
+			return nil, err
+		case m != nil && m.Limbs > k:
+			l.free(r.arena)
+			return nil, errOverflow // again with wider counts, which the checkpoint has
+		case m != nil && m.Limbs < k: // counts overflowed since: start again
+			r.kept = l.files
+			l.free(r.arena)
+			r.removeCheckpoint()
+		case m != nil:
 			cur.free(r.arena)
+			cur, v0, r.kept = l, m.Squares, l.files
+			r.states = append(r.states, m.States...)
+			r.peak = slices.Max(r.states)
+			r.shardAt = m.ShardAt
+			copy(total, m.Total)
+			copy(r.byLength, m.ByLength)
+			r.done.Store(int64(v0))
+			r.resumed = v0
+		}
+	}
+	for v := v0; v < f.n; v++ {
+		var before [][]uint64 // the tours found before the step, if it fails
+		if r.cfg.Checkpoint != "" {
+			before = append([][]uint64{slices.Clone(total)}, r.byLength...)
+			for i := range before {
+				before[i] = slices.Clone(before[i])
+			}
+		}
+		next, err := r.step(ctx, v, cur, total)
+		if err != nil && !errors.Is(err, errOverflow) && r.cfg.Checkpoint != "" && v > 0 {
+			// cur, the layer after square v-1, is whole on disk: the
+			// count can go on from it.
+			copy(r.byLength, before[1:])
+			if cerr := r.saveCheckpoint(v-1, cur, before[0]); cerr != nil {
+				err = fmt.Errorf("%w (and no checkpoint: %v)", err, cerr)
+			}
+		}
+		cur.free(r.arena) // what the step left of it: its files
+		if err != nil {
 			return nil, err
 		}
 		cur = next
@@ -257,8 +326,17 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 		r.peak = max(r.peak, cur.n)
 		r.done.Add(1)
 		r.last.Store(int64(cur.n))
+		if r.cfg.Checkpoint != "" && (v+1)%f.w == 0 && v < f.n-1 {
+			if err := r.saveCheckpoint(v, cur, total); err != nil {
+				cur.free(r.arena)
+				return nil, err
+			}
+		}
 	}
 	cur.free(r.arena)
+	if r.cfg.Checkpoint != "" {
+		r.removeCheckpoint()
+	}
 	return limbsToBig(total), nil
 }
 
@@ -290,7 +368,7 @@ const bufferedStates = 1 << 13
 // merge a group at a time. Otherwise it is lean (table.go): workers add
 // the new states to a hash table per group as they go, in small batches,
 // and pack the tables into dense groups at the end.
-func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (*layer, error) {
+func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (_ *layer, err error) {
 	k := r.k
 	stride := k + 1
 	workers := r.cfg.Workers
@@ -344,7 +422,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	var pieces []piece
 	left := make([]atomic.Int32, len(cur.groups)) // pieces of each group not yet expanded
 	for g, gr := range cur.groups {
-		n := len(gr.entries) / stride
+		n := gr.words / stride
 		for lo := 0; lo < n; lo += chunkStates {
 			pieces = append(pieces, piece{g, lo, min(lo+chunkStates, n)})
 			left[g].Add(1)
@@ -353,8 +431,32 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	ws := make([]*worker, workers)
 	var staging int64
 	defer func() { r.mem.release(staging) }()
+	// A shard follows only its part of the states, from the first step
+	// with enough of them to split evenly (the same step in every shard,
+	// as the steps before are the same).
+	shard := r.cfg.Shards > 1 && r.shardAt < 0 && (cur.n >= shardStates*r.cfg.Shards || final)
+	if shard {
+		r.shardAt = v
+	}
+	out := &layer{groups: make([]group, groups)}
+	defer func() {
+		if err != nil {
+			free()
+			out.free(r.arena)
+		}
+	}()
 	for i := range ws {
 		w := &worker{r: r, st: &r.f.steps[v], v: v, final: final, total: make([]uint64, k)}
+		if r.spill {
+			w.in = make([]uint64, chunkStates*stride)
+			if !final {
+				lf, err := createLayerFile(r.layerPrefix(), v, i)
+				if err != nil {
+					return nil, err
+				}
+				out.files = append(out.files, lf)
+			}
+		}
 		if lean {
 			w.lean = newStager(tables, 64-gbits, k, r.mem)
 			staging += w.lean.bytes()
@@ -388,18 +490,27 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 					return w.failure(v, cur.n)
 				}
 				p := pieces[i]
-				entries := cur.groups[p.g].entries
-				if r.f.packed {
-					for j := p.lo * stride; j < p.hi*stride; j += stride {
-						w.expandPacked(entries[j], entries[j+1:j+stride])
+				gr := cur.groups[p.g]
+				entries := gr.entries
+				lo, hi := p.lo*stride, p.hi*stride
+				if gr.file != nil {
+					entries, lo, hi = w.in[:hi-lo], 0, hi-lo
+					if err := gr.file.read(entries, gr.off+int64(p.lo*stride*8)); err != nil {
+						return err
 					}
-				} else {
-					for j := p.lo * stride; j < p.hi*stride; j += stride {
+				}
+				for j := lo; j < hi; j += stride {
+					if shard && hashKey(entries[j])%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
+						continue
+					}
+					if r.f.packed {
+						w.expandPacked(entries[j], entries[j+1:j+stride])
+					} else {
 						w.expand(entries[j], entries[j+1:j+stride])
 					}
 				}
-				if left[p.g].Add(-1) == 0 { // the whole group is expanded
-					r.arena.free(cur.groups[p.g])
+				if left[p.g].Add(-1) == 0 && gr.file == nil { // the whole group is expanded
+					r.arena.free(gr)
 					cur.groups[p.g] = group{}
 				}
 				if err := w.failure(v, cur.n); err != nil {
@@ -427,15 +538,43 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 			}
 		}
 	}
-	out := &layer{groups: make([]group, groups)}
+	if final { // the last square makes tours, no states
+		free()
+		return out, nil
+	}
 	r.arena.sizeFor(est * stride)
 	var states atomic.Int64
 	next.Store(0)
 	g, gctx = errgroup.WithContext(ctx)
-	for range workers {
+	for wi := range workers {
 		g.Go(func() error {
 			m := &merger{k: k}
 			var parts [][]uint64
+			var scratch []uint64
+			// place puts a group of the next layer where it lives: in
+			// the arena, or at the end of this worker's layer file.
+			place := func(at int, n int, fill func([]uint64)) error {
+				var dense group
+				if r.spill {
+					if cap(scratch) < n {
+						scratch = make([]uint64, n)
+					}
+					fill(scratch[:n])
+					var err error
+					if dense, err = out.files[wi].write(scratch[:n]); err != nil {
+						return err
+					}
+				} else {
+					var ok bool
+					if dense, ok = r.arena.alloc(n); !ok {
+						return r.memoryError(v, cur.n)
+					}
+					fill(dense.entries)
+				}
+				out.groups[at] = dense
+				states.Add(int64(n / stride))
+				return nil
+			}
 			for {
 				if err := gctx.Err(); err != nil {
 					return err
@@ -445,12 +584,10 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 					return nil
 				}
 				if lean {
-					dense, ok := tables[i].pack(r.arena)
-					if !ok {
-						return r.memoryError(v, cur.n)
+					t := &tables[i]
+					if err := place(i, t.n*stride, func(dense []uint64) { t.pack(dense, r.mem) }); err != nil {
+						return err
 					}
-					out.groups[i] = dense
-					states.Add(int64(len(dense.entries) / stride))
 					continue
 				}
 				parts = parts[:0]
@@ -471,13 +608,9 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 					if overflow {
 						return errOverflow
 					}
-					dense, ok := r.arena.alloc(len(merged))
-					if !ok {
-						return r.memoryError(v, cur.n)
+					if err := place(i<<sub+j, len(merged), func(dense []uint64) { copy(dense, merged) }); err != nil {
+						return err
 					}
-					copy(dense.entries, merged)
-					out.groups[i<<sub+j] = dense
-					states.Add(int64(len(merged) / stride))
 				}
 				if sub == 0 {
 					pool.put(parts)
@@ -485,12 +618,10 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 			}
 		})
 	}
-	err := g.Wait()
-	free()
-	if err != nil {
-		out.free(r.arena)
+	if err = g.Wait(); err != nil {
 		return nil, err
 	}
+	free()
 	out.n = int(states.Load())
 	return out, nil
 }
@@ -570,8 +701,10 @@ type worker struct {
 	// lean or buffered takes the new states, as the step chose.
 	lean     *stager
 	buffered *emitter
-	total    []uint64
-	err      error
+	// in holds a piece of a layer read from disk.
+	in    []uint64
+	total []uint64
+	err   error
 	// notEnd[z] marks the positions whose squares have the wrong colour to
 	// end an open tour in z-state z: a path alternates colours, so on a
 	// board with an even number of squares it ends on the colour it did

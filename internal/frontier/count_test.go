@@ -3,9 +3,12 @@ package frontier
 import (
 	"context"
 	"errors"
+	"math/big"
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestCount(t *testing.T) {
@@ -55,5 +58,80 @@ func TestModeString(t *testing.T) {
 	want := []string{"from a start", "free ends", "closed", "Mode(7)"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Mode.String (-want +got):\n%s", diff)
+	}
+}
+
+// TestCountSpill checks that layers kept on disk give the counts and
+// states of layers kept in memory, in both steps, and leave no file
+// behind.
+func TestCountSpill(t *testing.T) {
+	for _, cfg := range []Config{
+		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5},
+		{Rows: 5, Cols: 8, Mode: FreeEnds},
+		{Rows: 6, Cols: 7, Mode: FromStart, StartRow: 5, Lean: true},
+		{Rows: 6, Cols: 8, Mode: Closed, AllLengths: true},
+		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, // two limbs
+	} {
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		want, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.SpillDir = t.TempDir()
+		got, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 }), cmpopts.IgnoreFields(Result{}, "PeakBytes")); diff != "" {
+			t.Errorf("%dx%d %v: spilled (-memory +disk):\n%s", cfg.Rows, cfg.Cols, cfg.Mode, diff)
+		}
+		if got.PeakBytes >= want.PeakBytes {
+			t.Errorf("%dx%d %v: %d bytes on disk, %d in memory: the layers on disk should cost no memory", cfg.Rows, cfg.Cols, cfg.Mode, got.PeakBytes, want.PeakBytes)
+		}
+		if left, _ := os.ReadDir(cfg.SpillDir); len(left) != 0 {
+			t.Errorf("%dx%d: %d files left in the spill directory", cfg.Rows, cfg.Cols, len(left))
+		}
+	}
+}
+
+// TestCountShards checks that the shards of a count add up to it, in
+// memory and on disk, for any number of shards.
+func TestCountShards(t *testing.T) {
+	for _, cfg := range []Config{
+		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5},
+		{Rows: 5, Cols: 8, Mode: FreeEnds},
+		{Rows: 6, Cols: 7, Mode: FromStart, StartRow: 5},
+		{Rows: 6, Cols: 6, Mode: Closed},
+		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2},
+	} {
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		whole, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{1, 3, 4, 100000} {
+			sum := new(big.Int)
+			for i := range n {
+				cfg.Shard, cfg.Shards = i, n
+				if i%2 == 1 {
+					cfg.SpillDir = t.TempDir()
+				}
+				part, err := Count(context.Background(), cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum.Add(sum, part.Tours)
+				cfg.SpillDir = ""
+				if n > 100 && i > 3 {
+					break // the rest are checked below
+				}
+			}
+			if n > 100 {
+				continue
+			}
+			if sum.Cmp(whole.Tours) != 0 {
+				t.Errorf("%dx%d %v in %d shards: %v, want %v", cfg.Rows, cfg.Cols, cfg.Mode, n, sum, whole.Tours)
+			}
+		}
 	}
 }

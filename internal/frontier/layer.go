@@ -19,14 +19,19 @@ import (
 type layer struct {
 	groups []group // dense entries of 1+k words
 	n      int
+	files  []*layerFile // where its groups lie on disk, if they do
 }
 
-// free returns the layer's memory.
+// free returns the layer's memory and removes its files.
 func (l *layer) free(a *arena) {
 	for g := range l.groups {
 		a.free(l.groups[g])
 		l.groups[g] = group{}
 	}
+	for _, f := range l.files {
+		f.remove()
+	}
+	l.files = nil
 }
 
 // memory accounts for the bytes of the states, tables and buffers of one

@@ -100,15 +100,10 @@ func (t *table) grow(mem *memory) bool {
 	return true
 }
 
-// pack returns the table's entries as a dense group (keys as they are)
-// and frees the table.
-func (t *table) pack(a *arena) (group, bool) {
+// pack writes the table's entries, dense (keys as they are), into dense,
+// which holds exactly (1+k)*t.n words, and frees the table.
+func (t *table) pack(dense []uint64, mem *memory) {
 	stride := t.k + 1
-	g, ok := a.alloc(t.n * stride)
-	if !ok {
-		return group{}, false
-	}
-	dense := g.entries
 	j := 0
 	for i := 0; i < t.size*stride; i += stride {
 		if s := t.slots[i]; s != 0 {
@@ -117,8 +112,7 @@ func (t *table) pack(a *arena) (group, bool) {
 			j += stride
 		}
 	}
-	t.free(a.mem)
-	return g, true
+	t.free(mem)
 }
 
 func (t *table) free(mem *memory) {

@@ -1,0 +1,308 @@
+package frontier
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrCheckpoint reports a checkpoint that cannot be resumed from: torn,
+// truncated or changed on disk, written by another version of the
+// counter, or of another count. The root package exports it as is.
+var ErrCheckpoint = errors.New("knightstour: unusable checkpoint")
+
+// A checkpoint lets a count of hours survive a stop. With
+// Config.Checkpoint set, every layer goes to disk beside the checkpoint
+// file (its name, a dot and the square and worker), and after the last
+// square of every column, and when the count is cancelled, the count
+// writes a manifest: which count this is, how far it got, and where the
+// layer after that square lies, with the size and CRC-32C of each file.
+// The manifest is written to a temporary file, synced and renamed over
+// the last one, so that a stop at any moment leaves one whole checkpoint;
+// it ends with its own CRC, so that a torn or edited one is refused. A
+// count started with the same Config resumes from the checkpoint; when it
+// finishes it removes the checkpoint and its files.
+
+// checkpointFormat names the manifest's format and the layout of the
+// layers it points to; a change to either must change it.
+const checkpointFormat = "knightstour-frontier-checkpoint/1"
+
+type manifest struct {
+	Format string `json:"format"`
+	Job    job    `json:"job"`
+	// Limbs is the words per count, Stride the words per state.
+	Limbs  int `json:"limbs"`
+	Stride int `json:"stride"`
+	// Squares is how many squares were added; States the states after
+	// each of them.
+	Squares  int        `json:"squares"`
+	States   []int      `json:"states"`
+	ShardAt  int        `json:"shard_at"`
+	Total    []uint64   `json:"total"`
+	ByLength [][]uint64 `json:"by_length"`
+	Files    []fileSum  `json:"files"`
+	// Groups lists the groups of the layer as [file, word offset, words].
+	Groups [][3]int64 `json:"groups"`
+}
+
+// job is what makes two counts the same count, as far as their states go.
+type job struct {
+	Rows       int    `json:"rows"`
+	Cols       int    `json:"cols"`
+	Mode       string `json:"mode"`
+	StartRow   int    `json:"start_row"`
+	StartCol   int    `json:"start_col"`
+	AllLengths bool   `json:"all_lengths"`
+	Base11     bool   `json:"base11"`
+	AllDemands bool   `json:"all_demands"`
+	Shard      int    `json:"shard"`
+	Shards     int    `json:"shards"`
+	ByteOrder  int    `json:"byte_order"`
+}
+
+// String describes the count as a user would.
+func (j job) String() string {
+	s := fmt.Sprintf("%dx%d %s", j.Rows, j.Cols, j.Mode)
+	if j.Mode == FromStart.String() {
+		s += fmt.Sprintf(" {%d,%d}", j.StartRow, j.StartCol)
+	}
+	if j.Shards > 0 {
+		s += fmt.Sprintf(", shard %d/%d", j.Shard, j.Shards)
+	}
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{j.AllLengths, "all lengths"}, {j.Base11, "base 11"}, {j.AllDemands, "all demands"}} {
+		if f.on {
+			s += ", " + f.name
+		}
+	}
+	if j.ByteOrder != nativeOrder() {
+		s += ", another byte order"
+	}
+	return s
+}
+
+type fileSum struct {
+	Name   string `json:"name"`
+	Size   int64  `json:"size"`
+	CRC32C uint32 `json:"crc32c"`
+}
+
+func (r *counter) job() job {
+	c := r.cfg
+	j := job{Rows: c.Rows, Cols: c.Cols, Mode: c.Mode.String(), AllLengths: c.AllLengths, Base11: c.Base11,
+		AllDemands: c.AllDemands, Shard: c.Shard, Shards: c.Shards, ByteOrder: nativeOrder()}
+	if c.Mode == FromStart {
+		j.StartRow, j.StartCol = c.StartRow, c.StartCol
+	}
+	return j
+}
+
+// layerPrefix is how the files of a count's layers begin: in the spill
+// directory, or beside the checkpoint, named after it.
+func (r *counter) layerPrefix() string {
+	if r.cfg.Checkpoint != "" {
+		return r.cfg.Checkpoint + "."
+	}
+	return filepath.Join(r.cfg.SpillDir, "layer-")
+}
+
+// saveCheckpoint records that cur is the layer after square v (v+1
+// squares added) and that total and byLength hold the tours found so far.
+func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64) error {
+	stride := r.k + 1
+	m := manifest{Format: checkpointFormat, Job: r.job(), Limbs: r.k, Stride: stride, Squares: v + 1,
+		States: r.states[:v+1], ShardAt: r.shardAt, Total: total, ByLength: r.byLength}
+	index := map[*layerFile]int64{}
+	for _, lf := range cur.files {
+		if err := lf.f.Sync(); err != nil {
+			return fmt.Errorf("frontier: checkpoint: %w", err)
+		}
+		index[lf] = int64(len(m.Files))
+		m.Files = append(m.Files, fileSum{Name: filepath.Base(lf.f.Name()), Size: lf.size, CRC32C: lf.crc.Sum32()})
+	}
+	for _, g := range cur.groups {
+		if g.words == 0 {
+			continue
+		}
+		if g.file == nil {
+			return fmt.Errorf("frontier: checkpoint: a layer in memory") // cannot happen: a checkpoint spills
+		}
+		m.Groups = append(m.Groups, [3]int64{index[g.file], g.off / 8, int64(g.words)})
+	}
+	body, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	body = fmt.Appendf(body, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoli))
+	tmp := r.cfg.Checkpoint + ".tmp"
+	if err := writeSynced(tmp, body); err != nil {
+		return fmt.Errorf("frontier: checkpoint: %w", err)
+	}
+	if err := os.Rename(tmp, r.cfg.Checkpoint); err != nil {
+		return fmt.Errorf("frontier: checkpoint: %w", err)
+	}
+	if d, err := os.Open(filepath.Dir(r.cfg.Checkpoint)); err == nil {
+		d.Sync() // the rename, on disk
+		d.Close()
+	}
+	// The new checkpoint holds: the files of the last one can go.
+	for _, lf := range r.kept {
+		if !cur.owns(lf) {
+			lf.kept = false
+			os.Remove(lf.f.Name())
+		}
+	}
+	r.kept = r.kept[:0]
+	for _, lf := range cur.files {
+		lf.kept = true
+		r.kept = append(r.kept, lf)
+	}
+	return nil
+}
+
+func (l *layer) owns(lf *layerFile) bool {
+	for _, f := range l.files {
+		if f == lf {
+			return true
+		}
+	}
+	return false
+}
+
+func writeSynced(name string, data []byte) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// loadCheckpoint reads the checkpoint, if there is one, and checks it
+// against this count and the files it names. It returns nil, nil where
+// there is no checkpoint.
+func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
+	data, err := os.ReadFile(r.cfg.Checkpoint)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrCheckpoint, err)
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w %s: %s", ErrCheckpoint, r.cfg.Checkpoint, fmt.Sprintf(format, args...))
+	}
+	body, trailer, ok := cutLast(data)
+	var sum uint32
+	if !ok || len(trailer) != len("crc32c 00000000") || !strings.HasPrefix(trailer, "crc32c ") {
+		return nil, nil, bad("no checksum at its end: torn or truncated")
+	}
+	if _, err := fmt.Sscanf(trailer, "crc32c %08x", &sum); err != nil || crc32.Checksum(body, castagnoli) != sum {
+		return nil, nil, bad("its checksum does not match: torn or changed")
+	}
+	var m manifest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return nil, nil, bad("%v", err)
+	}
+	switch want := r.job(); {
+	case m.Format != checkpointFormat:
+		return nil, nil, bad("format %q, this counter writes %q", m.Format, checkpointFormat)
+	case m.Job != want:
+		return nil, nil, bad("it is of another count (%v), not of this one (%v)", m.Job, want)
+	case m.Limbs < 1 || m.Limbs&(m.Limbs-1) != 0 || m.Stride != m.Limbs+1:
+		return nil, nil, bad("%d limbs a count, %d words a state", m.Limbs, m.Stride)
+	case m.Squares < 1 || m.Squares >= r.f.n || len(m.States) != m.Squares:
+		return nil, nil, bad("%d squares done of %d, with %d counts of states", m.Squares, r.f.n, len(m.States))
+	case len(m.Total) != m.Limbs || len(m.ByLength) != r.f.l:
+		return nil, nil, bad("totals of the wrong size")
+	case m.ShardAt < -1 || m.ShardAt >= m.Squares:
+		return nil, nil, bad("shards parted at square %d", m.ShardAt)
+	}
+	for _, b := range m.ByLength {
+		if b != nil && len(b) != m.Limbs {
+			return nil, nil, bad("totals of the wrong size")
+		}
+	}
+	cur := &layer{n: m.States[m.Squares-1]}
+	fail := func(err error) (*manifest, *layer, error) {
+		for _, lf := range cur.files {
+			lf.f.Close()
+		}
+		return nil, nil, err
+	}
+	dir := filepath.Dir(r.cfg.Checkpoint)
+	for _, fs := range m.Files {
+		if fs.Name != filepath.Base(fs.Name) || !strings.HasPrefix(fs.Name, filepath.Base(r.cfg.Checkpoint)+".") {
+			return fail(bad("it names a file %q that is not one of its layers", fs.Name))
+		}
+		f, err := os.Open(filepath.Join(dir, fs.Name))
+		if err != nil {
+			return fail(bad("%v", err))
+		}
+		h := crc32.New(castagnoli)
+		lf := &layerFile{f: f, name: fs.Name, size: fs.Size, crc: h, kept: true}
+		cur.files = append(cur.files, lf)
+		n, err := io.Copy(h, f)
+		if err != nil {
+			return fail(bad("%v", err))
+		}
+		if n != fs.Size || h.Sum32() != fs.CRC32C {
+			return fail(bad("layer file %s has %d bytes and CRC-32C %08x, the checkpoint says %d and %08x", fs.Name, n, h.Sum32(), fs.Size, fs.CRC32C))
+		}
+	}
+	states := 0
+	for _, g := range m.Groups {
+		if g[0] < 0 || g[0] >= int64(len(cur.files)) || g[1] < 0 || g[2] <= 0 || g[2]%int64(m.Stride) != 0 ||
+			(g[1]+g[2])*8 > cur.files[g[0]].size {
+			return fail(bad("a group %v outside its files", g))
+		}
+		cur.groups = append(cur.groups, group{file: cur.files[g[0]], off: g[1] * 8, words: int(g[2])})
+		states += int(g[2]) / m.Stride
+	}
+	if states != cur.n {
+		return fail(bad("its groups hold %d states, not %d", states, cur.n))
+	}
+	return &m, cur, nil
+}
+
+// cutLast splits data into everything before its last line and that
+// line, without its newline.
+func cutLast(data []byte) (body []byte, last string, ok bool) {
+	data, ok = bytes.CutSuffix(data, []byte("\n"))
+	if !ok {
+		return nil, "", false
+	}
+	i := bytes.LastIndexByte(data, '\n')
+	if i < 0 {
+		return nil, "", false
+	}
+	return data[:i], string(data[i+1:]), true
+}
+
+// removeCheckpoint removes the checkpoint and the files it names, once
+// the count is done.
+func (r *counter) removeCheckpoint() {
+	for _, lf := range r.kept {
+		lf.kept = false
+		os.Remove(lf.f.Name())
+	}
+	r.kept = nil
+	os.Remove(r.cfg.Checkpoint)
+}

@@ -1,0 +1,150 @@
+package frontier
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// interrupted runs cfg until about square stop, cancelling it there, and
+// returns the error it stopped with.
+func interrupted(t *testing.T, cfg Config, stop int) error {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg.Every = time.Millisecond
+	cfg.Progress = func(p Progress) {
+		if p.Squares >= stop {
+			cancel()
+		}
+	}
+	_, err := Count(ctx, cfg)
+	return err
+}
+
+// TestCheckpointResume stops counts part way, at the end of a column or
+// in the middle of one, and checks that rerunning them gives the count of
+// a run without a stop, and leaves nothing behind.
+func TestCheckpointResume(t *testing.T) {
+	for _, tt := range []struct {
+		cfg  Config
+		stop int
+	}{
+		{Config{Rows: 6, Cols: 7, Mode: FromStart, StartRow: 5}, 20},
+		{Config{Rows: 6, Cols: 7, Mode: FromStart, StartRow: 5, Lean: true}, 31},
+		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true}, 12},
+		{Config{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, 90}, // two limbs
+		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3}, 25},
+	} {
+		cfg := tt.cfg
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		want, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		cfg.Checkpoint = filepath.Join(dir, "count.ckpt")
+		if err := interrupted(t, cfg, tt.stop); !errors.Is(err, context.Canceled) {
+			t.Fatalf("%dx%d: stopped with %v, want context.Canceled", cfg.Rows, cfg.Cols, err)
+		}
+		if _, err := os.Stat(cfg.Checkpoint); err != nil {
+			t.Fatalf("%dx%d: no checkpoint after the stop: %v", cfg.Rows, cfg.Cols, err)
+		}
+		got, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.Tours.String(), got.Tours.String()); diff != "" {
+			t.Errorf("%dx%d %v: resumed count (-whole +resumed):\n%s", cfg.Rows, cfg.Cols, cfg.Mode, diff)
+		}
+		if got.Resumed < tt.stop-tt.cfg.Rows || got.Resumed > tt.stop+5 {
+			t.Errorf("%dx%d: resumed after square %d, stopped at about %d", cfg.Rows, cfg.Cols, got.Resumed, tt.stop)
+		}
+		if diff := cmp.Diff(want.States, got.States); diff != "" {
+			t.Errorf("%dx%d %v: resumed states (-whole +resumed):\n%s", cfg.Rows, cfg.Cols, cfg.Mode, diff)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Errorf("%dx%d: %d files left after the count: %v", cfg.Rows, cfg.Cols, len(left), left[0].Name())
+		}
+	}
+}
+
+// TestCheckpointRefused checks that a checkpoint of another count, a torn
+// or edited one, and one whose layer files changed or went are refused
+// with ErrCheckpoint, never used.
+func TestCheckpointRefused(t *testing.T) {
+	base := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30}
+	tests := []struct {
+		name   string
+		damage func(t *testing.T, ckpt string)
+		cfg    func(Config) Config
+	}{
+		{"another start", nil, func(c Config) Config { c.StartRow = 0; return c }},
+		{"another board", nil, func(c Config) Config { c.Cols = 7; return c }},
+		{"another mode", nil, func(c Config) Config { c.Mode = FreeEnds; return c }},
+		{"another shard", nil, func(c Config) Config { c.Shard, c.Shards = 1, 2; return c }},
+		{"truncated", func(t *testing.T, ckpt string) { truncate(t, ckpt, 0.5) }, nil},
+		{"empty", func(t *testing.T, ckpt string) { truncate(t, ckpt, 0) }, nil},
+		{"edited", func(t *testing.T, ckpt string) { flip(t, ckpt, 30) }, nil},
+		{"layer file changed", func(t *testing.T, ckpt string) { flip(t, layerFiles(t, ckpt)[0], 100) }, nil},
+		{"layer file truncated", func(t *testing.T, ckpt string) { truncate(t, layerFiles(t, ckpt)[0], 0.9) }, nil},
+		{"layer file gone", func(t *testing.T, ckpt string) { os.Remove(layerFiles(t, ckpt)[0]) }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := base
+			cfg.Checkpoint = filepath.Join(t.TempDir(), "c")
+			if err := interrupted(t, cfg, 26); !errors.Is(err, context.Canceled) {
+				t.Fatalf("stopped with %v", err)
+			}
+			if tt.damage != nil {
+				tt.damage(t, cfg.Checkpoint)
+			}
+			if tt.cfg != nil {
+				cfg = tt.cfg(cfg)
+			}
+			_, err := Count(context.Background(), cfg)
+			if !errors.Is(err, ErrCheckpoint) {
+				t.Fatalf("resumed with %v, want ErrCheckpoint", err)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+func layerFiles(t *testing.T, ckpt string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(ckpt + ".*.layer")
+	if len(files) == 0 {
+		t.Fatal("no layer files")
+	}
+	return files
+}
+
+func truncate(t *testing.T, name string, keep float64) {
+	t.Helper()
+	st, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(name, int64(float64(st.Size())*keep)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func flip(t *testing.T, name string, at int64) {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil || int64(len(data)) <= at {
+		t.Fatalf("%s: %d bytes, %v", name, len(data), err)
+	}
+	data[at] ^= 0x04
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
