@@ -88,6 +88,10 @@ type Config struct {
 	// of the states, from the first step that has shardStates*Shards of
 	// them: the counts of all the shards add up to the whole count.
 	Shard, Shards int
+
+	// afterStep, when not nil, is called after each square is added, on
+	// the count's goroutine: for tests that stop a count at a given square.
+	afterStep func(v int)
 }
 
 // shardStates is how many states each shard should have at the step
@@ -326,6 +330,9 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 		r.peak = max(r.peak, cur.n)
 		r.done.Add(1)
 		r.last.Store(int64(cur.n))
+		if r.cfg.afterStep != nil {
+			r.cfg.afterStep(v)
+		}
 		if r.cfg.Checkpoint != "" && (v+1)%f.w == 0 && v < f.n-1 {
 			if err := r.saveCheckpoint(v, cur, total); err != nil {
 				cur.free(r.arena)
