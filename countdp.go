@@ -50,6 +50,13 @@ type DPCount struct {
 	// Limbs is the number of 64-bit words a count needed.
 	Limbs   int
 	Workers int
+	// Shard and Shards say which part of the count this is (WithShard):
+	// the Tours of shards 0..Shards-1 add up to the whole count. Shards
+	// is 1 for a whole count.
+	Shard, Shards int
+	// Resumed is how many squares were done in the checkpoint the count
+	// resumed from (WithCheckpoint); 0 if it started afresh.
+	Resumed int
 	Elapsed time.Duration
 }
 
@@ -90,8 +97,12 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 		return nil, fmt.Errorf("%w: counting by frontier handles boards up to %d squares on the shorter side, not %dx%d",
 			ErrTooLarge, MaxFrontierWidth, rows, cols)
 	}
+	if cfg.spill != "" && cfg.checkpoint != "" {
+		return nil, fmt.Errorf("%w: WithSpill and WithCheckpoint: a checkpoint keeps its layers beside it", ErrBadOption)
+	}
 	fc := frontier.Config{Rows: rows, Cols: cols, Workers: cfg.workers, MemoryLimit: cfg.memLimit,
-		AllLengths: cfg.allLengths, Base11: cfg.base11, AllDemands: cfg.allDemands, Lean: cfg.lean}
+		AllLengths: cfg.allLengths, Base11: cfg.base11, AllDemands: cfg.allDemands, Lean: cfg.lean,
+		SpillDir: cfg.spill, Checkpoint: cfg.checkpoint, Shard: cfg.shard, Shards: cfg.shards}
 	if fc.MemoryLimit == 0 {
 		fc.MemoryLimit = defaultMemoryLimit()
 	}
@@ -125,6 +136,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	}
 	res.Tours, res.Undirected, res.ByLength = out.Tours, out.Undirected, out.ByLength
 	res.States, res.PeakStates, res.PeakBytes, res.Limbs = out.States, out.PeakStates, out.PeakBytes, out.Limbs
+	res.Resumed, res.Shard, res.Shards = out.Resumed, cfg.shard, max(1, cfg.shards)
 	res.Elapsed = time.Since(begin)
 	return res, nil
 }

@@ -30,4 +30,8 @@ var (
 	// ErrMemoryLimit reports that a count by CountDP needed more memory
 	// for its states than its limit (see WithMemoryLimit) allows.
 	ErrMemoryLimit = frontier.ErrMemoryLimit
+	// ErrCheckpoint reports a checkpoint (WithCheckpoint) that CountDP
+	// cannot resume from: of another count, written by another version,
+	// or torn, truncated or changed on disk.
+	ErrCheckpoint = frontier.ErrCheckpoint
 )

@@ -3,6 +3,8 @@ package knightstour
 import (
 	"fmt"
 	"math/bits"
+	"os"
+	"path/filepath"
 	"runtime"
 	"time"
 )
@@ -31,13 +33,15 @@ const (
 	optFreeEnds
 	optMemoryLimit
 	optAllLengths
+	optSpill
+	optCheckpoint
 	optTesting     // the unexported options of the tests and the engines
 	numOptionKinds = iota
 )
 
 var optionNames = [numOptionKinds]string{
 	"WithStart", "WithMoveOrder", "WithWorkers", "WithSplitDepth", "WithLimit", "WithProgress", "WithClosed",
-	"WithReduction", "WithShard", "WithNodeBudget", "WithFreeEnds", "WithMemoryLimit", "WithAllLengths", "an internal option",
+	"WithReduction", "WithShard", "WithNodeBudget", "WithFreeEnds", "WithMemoryLimit", "WithAllLengths", "WithSpill", "WithCheckpoint", "an internal option",
 }
 
 // String returns the name of the option, as the caller wrote it.
@@ -56,10 +60,11 @@ const (
 		optReduction | optShard | optNodeBudget | optTesting
 	// A census and Unique search from every square, each in full.
 	everySquareOptions = solverOptions &^ (optStart | optLimit | optShard)
-	countDPOptions     = optStart | optWorkers | optProgress | optClosed | optFreeEnds | optMemoryLimit | optAllLengths | optTesting
-	constructOptions   = optStart | optWorkers | optClosed
-	warnsdorffOptions  = optStart | optMoveOrder | optClosed | optNodeBudget | optTesting
-	findTourOptions    = optStart | optMoveOrder | optWorkers | optClosed
+	countDPOptions     = optStart | optWorkers | optProgress | optClosed | optFreeEnds | optMemoryLimit | optAllLengths |
+		optShard | optSpill | optCheckpoint | optTesting
+	constructOptions  = optStart | optWorkers | optClosed
+	warnsdorffOptions = optStart | optMoveOrder | optClosed | optNodeBudget | optTesting
+	findTourOptions   = optStart | optMoveOrder | optWorkers | optClosed
 )
 
 // only returns an error matching ErrBadOption that names the first option
@@ -108,6 +113,8 @@ type config struct {
 	base11     bool   // CountDP: pack states in base 11 even when 4 bits a square fit (tests)
 	allDemands bool   // CountDP: keep states whose demands cannot be met (tests)
 	lean       bool   // CountDP: take the lean step whatever the memory (tests)
+	spill      string // CountDP: a directory for the layers
+	checkpoint string // CountDP: a file to record progress in and resume from
 }
 
 func defaultConfig() config {
@@ -257,7 +264,10 @@ func WithReduction(on bool) Option {
 // task of a task list that depends on the board, start and options alone,
 // not on the workers, so that n processes on any machines, each given its
 // i, count every tour exactly once. Add their Stats with MergeStats (the CLI:
-// knightstour merge).
+// knightstour merge). With CountDP, shard i follows the i-th of n parts of
+// the states, from the first square after which there are at least 1024
+// for each shard (the same square in every shard); the DPCount.Tours of
+// the shards add up to the whole count.
 func WithShard(i, n int) Option {
 	return func(cfg *config) error {
 		cfg.given |= optShard
@@ -341,6 +351,44 @@ func withBase11() Option {
 	return func(cfg *config) error {
 		cfg.given |= optTesting
 		cfg.base11 = true
+		return nil
+	}
+}
+
+// WithSpill makes CountDP keep its layers (the states after each square)
+// in files in dir, an existing directory, instead of in memory: the
+// operating system's page cache keeps what fits and writes the rest out,
+// and the memory limit is left to the layer being made (about 20 bytes a
+// state at most, against about 36 with both layers in memory). The files
+// go as soon as the next layer is whole. Use it for boards whose states
+// do not fit in memory, such as 8 x n from a corner.
+func WithSpill(dir string) Option {
+	return func(cfg *config) error {
+		cfg.given |= optSpill
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("%w: WithSpill(%q): not a directory", ErrBadOption, dir)
+		}
+		cfg.spill = dir
+		return nil
+	}
+}
+
+// WithCheckpoint makes CountDP survive a stop. It keeps its layers on
+// disk beside file (as WithSpill does) and, after the last square of each
+// column of the board and whenever it stops early (cancelled, out of
+// memory), writes to file where it got to and what it has counted. A
+// CountDP with the same board and options finds the checkpoint and
+// resumes from it (DPCount.Resumed says from which square); one of
+// another count, or a checkpoint torn, truncated or changed, is refused
+// with ErrCheckpoint. When the count is done it removes the checkpoint
+// and its files. file's directory must exist.
+func WithCheckpoint(file string) Option {
+	return func(cfg *config) error {
+		cfg.given |= optCheckpoint
+		if st, err := os.Stat(filepath.Dir(file)); err != nil || !st.IsDir() || file == "" {
+			return fmt.Errorf("%w: WithCheckpoint(%q): its directory does not exist", ErrBadOption, file)
+		}
+		cfg.checkpoint = file
 		return nil
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -38,6 +39,8 @@ type countResult struct {
 	PeakStates int   `json:"peak_states,omitempty"`
 	PeakBytes  int64 `json:"peak_bytes,omitempty"`
 	States     []int `json:"states,omitempty"`
+	// Resumed is the squares done in the checkpoint a count resumed from.
+	Resumed int `json:"resumed,omitempty"`
 	// For -all-lengths: the count for each shorter board, 1 to the length.
 	ByLength []*big.Int `json:"by_length,omitempty"`
 }
@@ -49,6 +52,8 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	allLengths := c.fs.Bool("all-lengths", false, "with -method dp, also count every shorter board along the longer side, in the same pass (R x 1 .. R x C)")
 	free := c.fs.Bool("free", false, "open tours from every square (both ends free), not from one start")
 	memory := c.fs.String("memory", "", "with -method dp, stop before the states take more than this, such as 8G (default: half the machine's memory)")
+	spill := c.fs.String("spill", "", "with -method dp, keep the states after each square in files in this directory instead of in memory (for boards whose states do not fit, such as 8x8)")
+	checkpoint := c.fs.String("checkpoint", "", "with -method dp, record progress in this file after every column and on a stop (Ctrl-C), with the states beside it; run the same command again to resume")
 	var shard shardFlag
 	c.fs.Var(&shard, "shard", "count only shard i of n, for example 0/4; add the -json results with 'knightstour merge'")
 	var memLimit int64
@@ -62,12 +67,19 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return nil, fmt.Errorf("-free and -closed do not go together: a closed tour has no ends")
 		case *allLengths && *method != "dp":
 			return nil, fmt.Errorf("-all-lengths needs -method dp")
-		case *method == "dp" && (*c.limit > 0 || shard.set()):
-			return nil, fmt.Errorf("-method dp counts everything at once: -limit and -shard need -method enum")
+		case *method == "dp" && *c.limit > 0:
+			return nil, fmt.Errorf("-method dp counts everything at once: -limit needs -method enum")
+		case (*spill != "" || *checkpoint != "") && *method != "dp":
+			return nil, fmt.Errorf("-spill and -checkpoint need -method dp")
+		case *spill != "" && *checkpoint != "":
+			return nil, fmt.Errorf("-spill and -checkpoint do not go together: a checkpoint keeps its states beside it")
 		case *free && (*c.limit > 0 || shard.set()):
 			// A census is a sum over every square: a shard or a limit of
 			// it would not add up to the whole count.
 			return nil, fmt.Errorf("-free counts the tours from every square in full: -limit and -shard do not apply")
+		}
+		if *memory != "" && *method == "enum" {
+			return nil, fmt.Errorf("-memory bounds the states of -method dp: enumeration keeps none")
 		}
 		if *memory != "" {
 			n, err := parseBytes(*memory)
@@ -96,7 +108,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *free || s.Closed() {
 		res.Start, res.Algebraic = "", ""
 	}
-	res.Method = chooseMethod(*method, rows, cols, *c.limit > 0 || shard.set())
+	res.Method = chooseMethod(*method, rows, cols, *c.limit > 0)
 	switch {
 	case res.Method == "dp":
 		opts := []knightstour.Option{knightstour.WithWorkers(s.Workers())}
@@ -114,14 +126,27 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *allLengths {
 			opts = append(opts, knightstour.WithAllLengths())
 		}
+		if shard.set() {
+			opts = append(opts, knightstour.WithShard(shard.i, shard.n))
+		}
+		if *spill != "" {
+			opts = append(opts, knightstour.WithSpill(*spill))
+		}
+		if *checkpoint != "" {
+			opts = append(opts, knightstour.WithCheckpoint(*checkpoint))
+		}
 		if !c.quiet {
 			opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))
 		}
 		dp, err := knightstour.CountDP(ctx, rows, cols, opts...)
 		progress.done()
-		if err != nil {
-			return err
+		switch {
+		case err != nil && *checkpoint != "" && !errors.Is(err, knightstour.ErrCheckpoint) && !errors.Is(err, knightstour.ErrBadOption):
+			return fmt.Errorf("%w; the count so far is in %s: run the same command to go on", err, *checkpoint)
+		case err != nil:
+			return usageErrorIf(err, c)
 		}
+		res.Resumed = dp.Resumed
 		res.Count, res.Workers, res.Tasks = dp.Tours, dp.Workers, len(dp.States)
 		res.PeakStates, res.PeakBytes, res.States, res.ByLength = dp.PeakStates, dp.PeakBytes, dp.States, dp.ByLength
 		res.ElapsedMS = float64(dp.Elapsed) / float64(time.Millisecond)
@@ -173,6 +198,9 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if res.Method == "dp" {
 		fmt.Fprintf(stdout, "counted by frontier dynamic programming: peak %d states, %.1f MiB, %s ms, %d workers\n",
 			res.PeakStates, float64(res.PeakBytes)/(1<<20), millis(time.Duration(res.ElapsedMS*float64(time.Millisecond))), res.Workers)
+		if res.Resumed > 0 {
+			fmt.Fprintf(stdout, "resumed from the checkpoint after square %d of %d\n", res.Resumed, rows*cols)
+		}
 		return nil
 	}
 	fmt.Fprintf(stdout, "%d nodes, %s ms, %d workers\n", res.Nodes, millis(time.Duration(res.ElapsedMS*float64(time.Millisecond))), res.Workers)
@@ -186,7 +214,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // 0.35 s; with free ends 0.41 s against 0.78 s; closed 16 ms against 61 ms)
 // and the frontier count beyond (5x8 from the corner: 0.09 s against
 // 0.85 s; 6x7 closed 0.27 s against 0.59 s). Boards wider than the
-// frontier allows, and -limit or -shard, enumerate.
+// frontier allows, and -limit, enumerate.
 func chooseMethod(method string, rows, cols int, partial bool) string {
 	if method != "auto" {
 		return method

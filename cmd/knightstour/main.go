@@ -109,7 +109,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "knightstour: %s\n%s", message(err), ue.hint)
 		return exitUsage
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(stderr, "knightstour: interrupted")
+		msg := "interrupted"
+		if s := message(err); s != context.Canceled.Error() {
+			msg += ": " + strings.TrimPrefix(s, context.Canceled.Error()+"; ")
+		}
+		fmt.Fprintln(stderr, "knightstour: "+msg)
 		return exitFail
 	default:
 		fmt.Fprintf(stderr, "knightstour: %s\n", message(err))

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -19,7 +21,8 @@ import (
 // processes of it.
 func TestMain(m *testing.M) {
 	if os.Getenv("KNIGHTSTOUR_AS_CLI") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+		ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt)
+		os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -137,20 +140,73 @@ func TestCountMethods(t *testing.T) {
 	}
 }
 
-// TestCountDPFailures checks the errors a frontier count meets while
-// running: exit status 1 and a message that says what to do.
+// TestCountDPFailures checks the errors of a frontier count: a board it
+// cannot take is bad usage (exit 2), running out of memory a failure
+// (exit 1), each with a message that says what to do.
 func TestCountDPFailures(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
+		code int
 		want string
 	}{
-		{[]string{"count", "-method", "dp", "9x9"}, "up to 8 squares on the shorter side"},
-		{[]string{"count", "-method", "dp", "-memory", "1M", "6x6"}, "raise the memory limit (-memory"},
+		{[]string{"count", "-method", "dp", "9x9"}, exitUsage, "up to 8 squares on the shorter side"},
+		{[]string{"count", "-method", "dp", "-memory", "1M", "6x6"}, exitFail, "raise the memory limit (-memory"},
 	} {
 		code, _, errOut := runArgs(t, tt.args...)
-		if code != exitFail || !strings.Contains(errOut, tt.want) {
-			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tt.args, code, errOut, exitFail, tt.want)
+		if code != tt.code || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tt.args, code, errOut, tt.code, tt.want)
 		}
+	}
+}
+
+// TestCountDPShardsAndCheckpoint runs a frontier count in shards, merged,
+// and one stopped by SIGINT and resumed, through the command, as the
+// README shows them.
+func TestCountDPShardsAndCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i := range 4 {
+		code, out, errOut := runArgs(t, "count", "-method", "dp", "-quiet", "-json", "-shard", fmt.Sprintf("%d/4", i), "6x6")
+		if code != exitOK {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errOut)
+		}
+		name := filepath.Join(dir, fmt.Sprintf("%d.json", i))
+		if err := os.WriteFile(name, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+	}
+	code, out, errOut := runArgs(t, append([]string{"merge"}, files...)...)
+	if code != exitOK || !strings.Contains(out, `"count":524486`) {
+		t.Fatalf("merge: exit %d, %s %s; want the count 524486", code, out, errOut)
+	}
+
+	ckpt := filepath.Join(dir, "6x7.ckpt")
+	cmd := process("count", "-method", "dp", "-workers", "1", "-checkpoint", ckpt, "6x7")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for { // until the first checkpoint is written
+		if _, err := os.Stat(ckpt); err == nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("interrupted count: exit 0; stderr %q", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "run the same command to go on") {
+		t.Errorf("interrupted count: stderr %q does not say how to go on", stderr.String())
+	}
+	code, out, errOut = runArgs(t, "count", "-method", "dp", "-quiet", "-workers", "1", "-checkpoint", ckpt, "6x7")
+	if code != exitOK || !strings.HasPrefix(out, "57968982 tours") || !strings.Contains(out, "resumed from the checkpoint after square") {
+		t.Errorf("resumed count: exit %d, stdout %q, stderr %q; want 57968982 tours, resumed", code, out, errOut)
+	}
+	if left, _ := filepath.Glob(ckpt + "*"); len(left) != 0 {
+		t.Errorf("files left after the count: %v", left)
 	}
 }
 
@@ -208,7 +264,12 @@ func TestBadInput(t *testing.T) {
 		{[]string{"count", "-workers", "many", "5x5"}, "invalid value"},
 		{[]string{"count", "-limit", "-1", "5x5"}, "-limit -1"},
 		{[]string{"count", "-method", "magic", "5x5"}, "want enum, dp or auto"},
-		{[]string{"count", "-method", "dp", "-limit", "3", "5x5"}, "need -method enum"},
+		{[]string{"count", "-method", "dp", "-limit", "3", "5x5"}, "needs -method enum"},
+		{[]string{"count", "-method", "enum", "-memory", "1G", "5x5"}, "enumeration keeps none"},
+		{[]string{"count", "-spill", "/tmp", "5x5"}, "need -method dp"},
+		{[]string{"count", "-method", "dp", "-spill", "/nonexistent", "5x5"}, "not a directory"},
+		{[]string{"count", "-method", "dp", "-checkpoint", "/nonexistent/c", "5x5"}, "does not exist"},
+		{[]string{"count", "-method", "dp", "-spill", "/tmp", "-checkpoint", "/tmp/c", "5x5"}, "do not go together"},
 		{[]string{"count", "-free", "-start", "a1", "5x5"}, "-start has no meaning"},
 		{[]string{"count", "-free", "-closed", "6x6"}, "has no ends"},
 		{[]string{"count", "-memory", "lots", "6x6"}, "want a size"},
@@ -445,7 +506,6 @@ func TestMergeRefusesUnshardable(t *testing.T) {
 		name, json, want string
 	}{
 		{"free ends", `{"kind":"tours","rows":5,"cols":6,"start":"","order":"seed","free_ends":true,"method":"enum","count":37568,"shard":%d,"shards":3}`, "never split"},
-		{"frontier count", `{"kind":"tours","rows":5,"cols":6,"start":"{4,0}","order":"seed","method":"dp","count":4542,"shard":%d,"shards":3}`, "never split"},
 	}
 	for _, tt := range tests {
 		var files []string

@@ -120,10 +120,10 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		if r.tours.Limit != 0 {
 			return fmt.Errorf("shard %d/%d was limited (-limit): it is not a whole count", r.tours.Shard, r.tours.Shards)
 		}
-		if r.tours.Shards > 1 && (r.tours.Free || r.tours.Method != "enum") {
-			// Only enumeration splits into shards; a file that says
+		if r.tours.Shards > 1 && r.tours.Free && r.tours.Method != "dp" {
+			// A census by enumeration is never split; a file that says
 			// otherwise holds a whole count under a shard's label.
-			return fmt.Errorf("shard %d/%d: a count with free ends or by %q is never split into shards", r.tours.Shard, r.tours.Shards, r.tours.Method)
+			return fmt.Errorf("shard %d/%d: a count of tours with free ends by enumeration is never split into shards", r.tours.Shard, r.tours.Shards)
 		}
 		ids[i] = shard.ID{Index: r.tours.Shard, Count: r.tours.Shards}
 	}
