@@ -220,8 +220,13 @@ func BenchmarkDP6x7Par2(b *testing.B)       { benchDP(b, 6, 7, 2, "57968982") }
 func BenchmarkDP6x7LeanPar2(b *testing.B) { benchDP(b, 6, 7, 2, "57968982", withLeanStep()) }
 
 // BenchmarkDP7x7Lean is the lean step on the largest board that runs in
-// about a minute: run it with -bench DP7x7Lean -benchtime 1x.
-func BenchmarkDP7x7Lean(b *testing.B) { benchDP(b, 7, 7, 2, "19023006776", withLeanStep()) }
+// about a minute: go test -bench DP7x7Lean -benchtime 1x -dp.long.
+func BenchmarkDP7x7Lean(b *testing.B) {
+	if !*dpLong {
+		b.Skip("a minute a run: with -dp.long")
+	}
+	benchDP(b, 7, 7, 2, "19023006776", withLeanStep())
+}
 
 // benchConstruct builds one tour b.N times and reports the time per
 // square; -benchmem's B/op is the memory it allocates, nearly all of it

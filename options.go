@@ -173,13 +173,19 @@ func WithMoveOrder(order ...Move) Option {
 	}
 }
 
+// MaxWorkers is the most goroutines WithWorkers takes: far more than any
+// machine has cores, and few enough that the workers' buffers cannot
+// exhaust the memory.
+const MaxWorkers = 1024
+
 // WithWorkers sets how many goroutines the parallel calls use (the default
-// is GOMAXPROCS). It does not change any result, only the time it takes.
+// is GOMAXPROCS), from 1 to MaxWorkers. It does not change any result, only
+// the time it takes.
 func WithWorkers(n int) Option {
 	return func(cfg *config) error {
 		cfg.given |= optWorkers
-		if n < 1 {
-			return fmt.Errorf("%w: %d workers (want at least 1)", ErrBadOption, n)
+		if n < 1 || n > MaxWorkers {
+			return fmt.Errorf("%w: %d workers (want 1 to %d)", ErrBadOption, n, MaxWorkers)
 		}
 		cfg.workers = n
 		return nil

@@ -18,12 +18,15 @@ type config struct {
 	every         time.Duration
 }
 
+// MaxWorkers is the most goroutines WithWorkers takes.
+const MaxWorkers = 1024
+
 // WithWorkers sets how many goroutines search (default GOMAXPROCS). It
 // never changes a result.
 func WithWorkers(n int) Option {
 	return func(c *config) error {
-		if n < 1 {
-			return fmt.Errorf("%w: %d workers (want at least 1)", ErrBadOption, n)
+		if n < 1 || n > MaxWorkers {
+			return fmt.Errorf("%w: %d workers (want 1 to %d)", ErrBadOption, n, MaxWorkers)
 		}
 		c.workers = n
 		return nil

@@ -124,8 +124,8 @@ func (c *common) parse(args []string, defaultBoard string) (rows, cols int, opts
 	if err != nil {
 		return 0, 0, nil, usageError{err, c.hint()}
 	}
-	if c.workers < 1 {
-		return 0, 0, nil, usageError{fmt.Errorf("-workers %d: want 1 or more", c.workers), c.hint()}
+	if c.workers < 1 || c.workers > knightstour.MaxWorkers {
+		return 0, 0, nil, usageError{fmt.Errorf("-workers %d: want 1 to %d", c.workers, knightstour.MaxWorkers), c.hint()}
 	}
 	order, err := knightstour.ParseOrder(c.order)
 	if err != nil {

@@ -67,9 +67,9 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{fmt.Errorf("board size %q: want a whole number from 1 to %d", positional[0], queens.MaxN), hint}
 	}
 	var opts []queens.Option
-	if *workers != 0 {
-		if *workers < 0 {
-			return usageError{fmt.Errorf("-workers %d: want 1 or more", *workers), hint}
+	if *workers != 0 || workersSet(fs) {
+		if *workers < 1 || *workers > queens.MaxWorkers {
+			return usageError{fmt.Errorf("-workers %d: want 1 to %d", *workers, queens.MaxWorkers), hint}
 		}
 		opts = append(opts, queens.WithWorkers(*workers))
 	}
@@ -109,4 +109,12 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "%d tasks, %s ms\n", r.Tasks, millis(r.Elapsed))
 	}
 	return nil
+}
+
+// workersSet reports whether -workers was given, so that -workers 0 is
+// refused rather than taken for the default.
+func workersSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "workers" })
+	return set
 }
