@@ -73,10 +73,12 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return nil, fmt.Errorf("-spill and -checkpoint need -method dp")
 		case *spill != "" && *checkpoint != "":
 			return nil, fmt.Errorf("-spill and -checkpoint do not go together: a checkpoint keeps its states beside it")
-		case *free && (*c.limit > 0 || shard.set()):
-			// A census is a sum over every square: a shard or a limit of
-			// it would not add up to the whole count.
-			return nil, fmt.Errorf("-free counts the tours from every square in full: -limit and -shard do not apply")
+		case *free && *c.limit > 0:
+			return nil, fmt.Errorf("-free counts the tours from every square in full: -limit does not apply")
+		case *free && *method != "dp" && shard.set():
+			// A census by enumeration is a sum over every square: a shard
+			// of it would not add up to the whole count.
+			return nil, fmt.Errorf("-free with -shard needs -method dp: enumeration counts the tours from every square in full")
 		}
 		if *memory != "" && *method == "enum" {
 			return nil, fmt.Errorf("-memory bounds the states of -method dp: enumeration keeps none")

@@ -279,8 +279,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"count", "-memory", "lots", "6x6"}, "want a size"},
 		// A census in shards counted every tour in each shard, labelled as
 		// one shard: merged, three shards gave three times the total.
-		{[]string{"count", "-free", "-shard", "0/3", "5x6"}, "-shard do not apply"},
-		{[]string{"count", "-free", "-limit", "5", "5x6"}, "-limit and -shard do not apply"},
+		{[]string{"count", "-free", "-shard", "0/3", "5x6"}, "-free with -shard needs -method dp"},
+		{[]string{"count", "-free", "-limit", "5", "5x6"}, "-limit does not apply"},
 		{[]string{"tour", "-method", "construct", "-order", "wirth", "8x8"}, "WithMoveOrder does not apply to Construct"},
 		{[]string{"tour", "-method", "warnsdorff", "-workers", "2", "8x8"}, "WithWorkers does not apply to Warnsdorff"},
 		{[]string{"list", "-order", "(2,1)", "5x5"}, "invalid move order"},
