@@ -102,7 +102,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	}
 	fc := frontier.Config{Rows: rows, Cols: cols, Workers: cfg.workers, MemoryLimit: cfg.memLimit,
 		AllLengths: cfg.allLengths, Base11: cfg.base11, AllDemands: cfg.allDemands, Lean: cfg.lean,
-		SpillDir: cfg.spill, Checkpoint: cfg.checkpoint, Shard: cfg.shard, Shards: cfg.shards}
+		SpillDir: cfg.spill, Checkpoint: cfg.checkpoint, Shard: cfg.shard, Shards: cfg.shards, EarlyStart: cfg.earlyStart}
 	if fc.MemoryLimit == 0 {
 		fc.MemoryLimit = defaultMemoryLimit()
 	}
@@ -112,6 +112,8 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 		return nil, fmt.Errorf("%w: closed tours have no ends to leave free", ErrBadOption)
 	case cfg.free && cfg.start != nil:
 		return nil, fmt.Errorf("%w: WithFreeEnds counts tours from every square; WithStart has no meaning", ErrBadOption)
+	case cfg.earlyStart && (cfg.free || cfg.closed):
+		return nil, fmt.Errorf("%w: WithEarlyStart places the start square; a count with free ends or of closed tours has none", ErrBadOption)
 	case cfg.free:
 		fc.Mode = frontier.FreeEnds
 	case cfg.closed:

@@ -250,6 +250,33 @@ func TestCountDPLean(t *testing.T) {
 	}
 }
 
+// TestCountDPEarlyStart checks that adding the start square where it lies
+// (other states all the way) gives the count of adding it last.
+func TestCountDPEarlyStart(t *testing.T) {
+	for _, b := range []struct {
+		rows, cols int
+		start      Coordinate
+	}{
+		{5, 6, Coordinate{4, 0}},
+		{6, 6, Coordinate{5, 0}},
+		{4, 9, Coordinate{1, 4}},
+		{7, 5, Coordinate{0, 4}},
+		{3, 12, Coordinate{1, 0}},
+	} {
+		want := mustCountDP(t, b.rows, b.cols, WithStart(b.start))
+		got := mustCountDP(t, b.rows, b.cols, WithStart(b.start), WithEarlyStart())
+		if got.Tours.Cmp(want.Tours) != 0 {
+			t.Errorf("%dx%d from %v: early start %v, late %v", b.rows, b.cols, b.start, got.Tours, want.Tours)
+		}
+		if cmp.Equal(got.States, want.States) && b.rows*b.cols > 20 {
+			t.Errorf("%dx%d from %v: the same states both ways: not a second computation", b.rows, b.cols, b.start)
+		}
+	}
+	if _, err := CountDP(context.Background(), 5, 5, WithClosed(), WithEarlyStart()); !errors.Is(err, ErrBadOption) {
+		t.Errorf("closed, early start: %v, want ErrBadOption", err)
+	}
+}
+
 // TestCountDPDemands checks that dropping the states whose demands cannot
 // be met changes no count, and that it leaves no more states at any step
 // than keeping them all.

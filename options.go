@@ -35,13 +35,14 @@ const (
 	optAllLengths
 	optSpill
 	optCheckpoint
+	optEarlyStart
 	optTesting     // the unexported options of the tests and the engines
 	numOptionKinds = iota
 )
 
 var optionNames = [numOptionKinds]string{
 	"WithStart", "WithMoveOrder", "WithWorkers", "WithSplitDepth", "WithLimit", "WithProgress", "WithClosed",
-	"WithReduction", "WithShard", "WithNodeBudget", "WithFreeEnds", "WithMemoryLimit", "WithAllLengths", "WithSpill", "WithCheckpoint", "an internal option",
+	"WithReduction", "WithShard", "WithNodeBudget", "WithFreeEnds", "WithMemoryLimit", "WithAllLengths", "WithSpill", "WithCheckpoint", "WithEarlyStart", "an internal option",
 }
 
 // String returns the name of the option, as the caller wrote it.
@@ -61,7 +62,7 @@ const (
 	// A census and Unique search from every square, each in full.
 	everySquareOptions = solverOptions &^ (optStart | optLimit | optShard)
 	countDPOptions     = optStart | optWorkers | optProgress | optClosed | optFreeEnds | optMemoryLimit | optAllLengths |
-		optShard | optSpill | optCheckpoint | optTesting
+		optShard | optSpill | optCheckpoint | optEarlyStart | optTesting
 	constructOptions  = optStart | optWorkers | optClosed
 	warnsdorffOptions = optStart | optMoveOrder | optClosed | optNodeBudget | optTesting
 	findTourOptions   = optStart | optMoveOrder | optWorkers | optClosed
@@ -115,6 +116,7 @@ type config struct {
 	lean       bool   // CountDP: take the lean step whatever the memory (tests)
 	spill      string // CountDP: a directory for the layers
 	checkpoint string // CountDP: a file to record progress in and resume from
+	earlyStart bool   // CountDP: add the start square where it is
 }
 
 func defaultConfig() config {
@@ -395,6 +397,20 @@ func WithCheckpoint(file string) Option {
 			return fmt.Errorf("%w: WithCheckpoint(%q): its directory does not exist", ErrBadOption, file)
 		}
 		cfg.checkpoint = file
+		return nil
+	}
+}
+
+// WithEarlyStart makes CountDP add the start square where it lies in its
+// order of squares rather than at the latest of the square's images under
+// the board's symmetries (which the count uses by default, as it keeps
+// fewer states). The count is the same; the states on the way are others:
+// a second, structurally different computation to check a new count by.
+// It applies to counts from a start square.
+func WithEarlyStart() Option {
+	return func(cfg *config) error {
+		cfg.given |= optEarlyStart
+		cfg.earlyStart = true
 		return nil
 	}
 }

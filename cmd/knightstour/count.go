@@ -53,6 +53,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	free := c.fs.Bool("free", false, "open tours from every square (both ends free), not from one start")
 	memory := c.fs.String("memory", "", "with -method dp, stop before the states take more than this, such as 8G (default: half the machine's memory)")
 	spill := c.fs.String("spill", "", "with -method dp, keep the states after each square in files in this directory instead of in memory (for boards whose states do not fit, such as 8x8)")
+	early := c.fs.Bool("early-start", false, "with -method dp, add the start square where it lies rather than last (other states, the same count: a second computation to check a count by)")
 	checkpoint := c.fs.String("checkpoint", "", "with -method dp, record progress in this file after every column and on a stop (Ctrl-C), with the states beside it; run the same command again to resume")
 	var shard shardFlag
 	c.fs.Var(&shard, "shard", "count only shard i of n, for example 0/4; add the -json results with 'knightstour merge'")
@@ -69,8 +70,8 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return nil, fmt.Errorf("-all-lengths needs -method dp")
 		case *method == "dp" && *c.limit > 0:
 			return nil, fmt.Errorf("-method dp counts everything at once: -limit needs -method enum")
-		case (*spill != "" || *checkpoint != "") && *method != "dp":
-			return nil, fmt.Errorf("-spill and -checkpoint need -method dp")
+		case (*spill != "" || *checkpoint != "" || *early) && *method != "dp":
+			return nil, fmt.Errorf("-spill, -checkpoint and -early-start need -method dp")
 		case *spill != "" && *checkpoint != "":
 			return nil, fmt.Errorf("-spill and -checkpoint do not go together: a checkpoint keeps its states beside it")
 		case *free && *c.limit > 0:
@@ -136,6 +137,9 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		if *checkpoint != "" {
 			opts = append(opts, knightstour.WithCheckpoint(*checkpoint))
+		}
+		if *early {
+			opts = append(opts, knightstour.WithEarlyStart())
 		}
 		if !c.quiet {
 			opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))

@@ -271,6 +271,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"count", "-method", "dp", "-limit", "3", "5x5"}, "needs -method enum"},
 		{[]string{"count", "-method", "enum", "-memory", "1G", "5x5"}, "enumeration keeps none"},
 		{[]string{"count", "-spill", "/tmp", "5x5"}, "need -method dp"},
+		{[]string{"count", "-early-start", "7x7"}, "need -method dp"},
+		{[]string{"count", "-method", "dp", "-early-start", "-closed", "6x6"}, "has none"},
 		{[]string{"count", "-method", "dp", "-spill", "/nonexistent", "5x5"}, "not a directory"},
 		{[]string{"count", "-method", "dp", "-checkpoint", "/nonexistent/c", "5x5"}, "does not exist"},
 		{[]string{"count", "-method", "dp", "-spill", "/tmp", "-checkpoint", "/tmp/c", "5x5"}, "do not go together"},

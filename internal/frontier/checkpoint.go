@@ -61,6 +61,7 @@ type job struct {
 	AllLengths bool   `json:"all_lengths"`
 	Base11     bool   `json:"base11"`
 	AllDemands bool   `json:"all_demands"`
+	EarlyStart bool   `json:"early_start"`
 	Shard      int    `json:"shard"`
 	Shards     int    `json:"shards"`
 	ByteOrder  int    `json:"byte_order"`
@@ -78,7 +79,7 @@ func (j job) String() string {
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{j.AllLengths, "all lengths"}, {j.Base11, "base 11"}, {j.AllDemands, "all demands"}} {
+	}{{j.AllLengths, "all lengths"}, {j.Base11, "base 11"}, {j.AllDemands, "all demands"}, {j.EarlyStart, "early start"}} {
 		if f.on {
 			s += ", " + f.name
 		}
@@ -98,7 +99,7 @@ type fileSum struct {
 func (r *counter) job() job {
 	c := r.cfg
 	j := job{Rows: c.Rows, Cols: c.Cols, Mode: c.Mode.String(), AllLengths: c.AllLengths, Base11: c.Base11,
-		AllDemands: c.AllDemands, Shard: c.Shard, Shards: c.Shards, ByteOrder: nativeOrder()}
+		AllDemands: c.AllDemands, EarlyStart: c.EarlyStart, Shard: c.Shard, Shards: c.Shards, ByteOrder: nativeOrder()}
 	if c.Mode == FromStart {
 		j.StartRow, j.StartCol = c.StartRow, c.StartCol
 	}

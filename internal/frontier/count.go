@@ -75,6 +75,10 @@ type Config struct {
 	// whatever the memory: for tests that check that none of them changes
 	// a count.
 	Base11, AllDemands, Lean bool
+	// EarlyStart adds the start square where it lies in the order of
+	// squares, not at the latest of its images under the board's
+	// symmetries: a count with other states, to check a count by.
+	EarlyStart bool
 	// SpillDir, when not empty, is a directory for the layers: each
 	// layer goes to a file as it is made, and the memory limit is left
 	// to the tables of the layer being made.
@@ -158,7 +162,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		spill: cfg.SpillDir != "" || cfg.Checkpoint != ""}
 	if mode == FromStart {
 		r.start = f.latest(cfg.StartRow, cfg.StartCol)
-		if cfg.AllLengths { // the shorter boards hold the start where it is
+		if cfg.AllLengths || cfg.EarlyStart { // the shorter boards hold the start where it is
 			r.start = f.index(cfg.StartRow, cfg.StartCol)
 		}
 		r.startColour = (r.start/f.w + r.start%f.w) % 2
