@@ -71,26 +71,31 @@ func (e *emitter) take(g int, parts [][]uint64) [][]uint64 {
 }
 
 // A blockPool hands out the blocks emitters fill and takes them back after
-// a merge, so that later groups and steps reuse memory instead of
-// allocating and zeroing it again. Its blocks count as used memory from
-// their allocation until the pool is freed.
+// a merge, so that later buckets reuse memory instead of allocating and
+// zeroing it again. Its blocks are carved from an arena of their own and
+// all go back to the kernel when the step is done: from the Go heap they
+// would linger as garbage until a collection, and the process would hold
+// up to twice the memory the count records.
 type blockPool struct {
-	mu    sync.Mutex
-	free  [][]uint64
-	made  int
-	words int
-	mem   *memory
+	mu     sync.Mutex
+	free   [][]uint64
+	made   []group
+	words  int
+	arena  *arena
+	failed bool
 }
 
 // blockEntries is how many states a block holds.
 const blockEntries = 1024
 
 func newBlockPool(k int, mem *memory) *blockPool {
-	return &blockPool{words: blockEntries * (k + 1), mem: mem}
+	a := &arena{mem: mem}
+	a.sizeFor(maxSlabWords * 32)
+	return &blockPool{words: blockEntries * (k + 1), arena: a}
 }
 
-// get returns an empty block; false if allocating it passed the memory
-// limit.
+// get returns an empty block; false, with a block from the Go heap that
+// the count can finish its step with, if the memory limit is reached.
 func (p *blockPool) get() ([]uint64, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -99,8 +104,12 @@ func (p *blockPool) get() ([]uint64, bool) {
 		p.free = p.free[:n-1]
 		return b[:0], true
 	}
-	p.made++
-	return make([]uint64, 0, p.words), p.mem.grab(int64(p.words) * 8)
+	g, ok := p.arena.alloc(p.words)
+	if !ok {
+		return make([]uint64, 0, p.words), false
+	}
+	p.made = append(p.made, g)
+	return g.entries[:0], true
 }
 
 func (p *blockPool) put(blocks [][]uint64) {
@@ -109,12 +118,14 @@ func (p *blockPool) put(blocks [][]uint64) {
 	p.mu.Unlock()
 }
 
-// release gives the memory of every block the pool made back to the
-// count's account; the blocks go to the garbage collector.
+// release returns the memory of every block the pool made.
 func (p *blockPool) release() {
 	p.mu.Lock()
-	p.mem.release(int64(p.made) * int64(p.words) * 8)
-	p.free, p.made = nil, 0
+	for _, g := range p.made {
+		p.arena.free(g)
+	}
+	p.arena.release()
+	p.free, p.made = nil, nil
 	p.mu.Unlock()
 }
 

@@ -234,8 +234,9 @@ type counter struct {
 	startColour int
 	cfg         Config
 	mem         *memory
-	arena       *arena // the layers' groups, for one attempt
-	k           int    // limbs per count
+	arena       *arena     // the layers' groups, for one attempt
+	pool        *blockPool // the buffered steps' blocks, while the steps are buffered
+	k           int        // limbs per count
 	// vb, when not nil, holds the demands that can still be finished: the
 	// counting states with other demands are dropped.
 	vb *viability
@@ -276,6 +277,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	}
 	r.arena = &arena{mem: r.mem}
 	defer r.arena.release()
+	defer r.releasePool()
 	first, ok := r.arena.alloc(1 + k)
 	if !ok {
 		return nil, r.memoryError(0, 0)
@@ -402,16 +404,18 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	groups := 1 << gbits
 	bbits := min(gbits, uint(bits.TrailingZeros(maxBuckets))) // the buffered step's buckets
 	var tables []table
-	var pool *blockPool
 	free := func() {
 		for i := range tables {
 			tables[i].free(r.mem)
 		}
-		if pool != nil {
-			pool.release()
-		}
 	}
+	defer func() {
+		if err != nil {
+			r.releasePool()
+		}
+	}()
 	if lean {
+		r.releasePool() // its blocks are memory the tables may need
 		tables = make([]table, groups)
 		size := max(64, est>>gbits*8/maxLoad)
 		if final {
@@ -427,9 +431,10 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 			}
 			t.slots, t.size = slots, size
 		}
-	} else {
-		pool = newBlockPool(k, r.mem)
+	} else if r.pool == nil {
+		r.pool = newBlockPool(k, r.mem)
 	}
+	pool := r.pool
 	var pieces []piece
 	left := make([]atomic.Int32, len(cur.groups)) // pieces of each group not yet expanded
 	for g, gr := range cur.groups {
@@ -644,6 +649,16 @@ func (w *worker) emit(key uint64, val []uint64) {
 		return
 	}
 	w.lean.emit(key, hashKey(key), val)
+}
+
+// releasePool returns the blocks of the buffered steps, which the pool
+// keeps from step to step while the steps are buffered: fresh memory
+// costs a fault on every page.
+func (r *counter) releasePool() {
+	if r.pool != nil {
+		r.pool.release()
+		r.pool = nil
+	}
 }
 
 // estimate guesses the number of states after square v, which sets the
