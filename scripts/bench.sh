@@ -45,14 +45,14 @@ dprow() { # target, then the count's arguments
 	shift
 	json=$(/usr/bin/time -f '%M' -o "$bin.rss" "$bin" count -method dp -quiet -json "$@")
 	rss=$(awk '{ printf "%.2f GB", $1 / 1048576 }' "$bin.rss")
-	echo "$json" | awk -v cmd="knightstour count -method dp $*" -v target="$target" -v rss="$rss" -F'[:,]' '{
+	echo "$json" | awk -v cmd="$(echo "knightstour count -method dp $*" | sed "s|$spill|DIR|")" -v target="$target" -v rss="$rss" -F'[:,]' '{
 		for (i = 1; i < NF; i++) { gsub(/[" {}]/, "", $i); v[$i] = $(i+1) }
 		printf "| `%s` | %s | %.1f s | %d | %.2f GB | %s |\n", cmd, target, v["elapsed_ms"] / 1000, v["peak_states"], v["peak_bytes"] / 2^30, rss }'
 }
 echo "timing count -method dp 7x7" >&2
 if [ -x /usr/bin/time ]; then
-	dp77=$(dprow "<= 20 s" 7x7)
 	spill=$(mktemp -d)
+	dp77=$(dprow "<= 20 s" 7x7)
 	dp77spill=$(dprow "" -spill "$spill" 7x7)
 	rmdir "$spill"
 else

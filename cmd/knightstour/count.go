@@ -112,6 +112,9 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		res.Start, res.Algebraic = "", ""
 	}
 	res.Method = chooseMethod(*method, rows, cols, *c.limit > 0)
+	if res.Method == "enum" && (*memory != "" || *allLengths) {
+		return usageError{fmt.Errorf("-method auto enumerates %dx%d: -memory and -all-lengths need -method dp", rows, cols), c.hint()}
+	}
 	switch {
 	case res.Method == "dp":
 		opts := []knightstour.Option{knightstour.WithWorkers(s.Workers())}
@@ -236,6 +239,9 @@ func chooseMethod(method string, rows, cols int, partial bool) string {
 
 // parseBytes reads a size such as 512M or 8G (powers of 1024).
 func parseBytes(s string) (int64, error) {
+	if s == "" {
+		return 0, fmt.Errorf("an empty size: want a size such as 512M or 8G")
+	}
 	mult := int64(1)
 	switch strings.ToUpper(s[len(s)-1:]) {
 	case "K":

@@ -272,6 +272,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"count", "-method", "enum", "-memory", "1G", "5x5"}, "enumeration keeps none"},
 		{[]string{"count", "-spill", "/tmp", "5x5"}, "need -method dp"},
 		{[]string{"count", "-early-start", "7x7"}, "need -method dp"},
+		{[]string{"count", "-memory", "1G", "5x5"}, "need -method dp"},
 		{[]string{"count", "-method", "dp", "-early-start", "-closed", "6x6"}, "has none"},
 		{[]string{"count", "-method", "dp", "-spill", "/nonexistent", "5x5"}, "not a directory"},
 		{[]string{"count", "-method", "dp", "-checkpoint", "/nonexistent/c", "5x5"}, "does not exist"},
@@ -537,5 +538,14 @@ func TestMergeRefusesUnshardable(t *testing.T) {
 	}
 	if code, _, errOut := runArgs(t, "merge", name); code != exitFail || !strings.Contains(errOut, "cannot merge") {
 		t.Errorf("shards of two methods: merge exit %d, %s; want exit 1 and cannot merge", code, errOut)
+	}
+}
+
+// TestParseBytesEmpty checks that an empty size is an error, not a panic.
+func TestParseBytesEmpty(t *testing.T) {
+	for _, s := range []string{"", "G", "-1G", "0"} {
+		if n, err := parseBytes(s); err == nil {
+			t.Errorf("parseBytes(%q) = %d, want an error", s, n)
+		}
 	}
 }
