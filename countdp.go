@@ -81,10 +81,13 @@ type DPCount struct {
 // like NewSolver; WithStart picks another start, WithFreeEnds counts open
 // tours from every square, and WithClosed closed tours. WithWorkers spreads
 // each step over goroutines, WithProgress reports after steps, and
-// WithMemoryLimit bounds the state tables (ErrMemoryLimit). Other options
-// (a move order, a limit, a shard, ...) give ErrBadOption: the count is
-// of all tours at once. Counts are exact at any size: they use as many
-// 64-bit words as they need.
+// WithMemoryLimit bounds the state tables (ErrMemoryLimit). For counts of
+// hours, WithSpill keeps the states on disk, WithCheckpoint survives a stop
+// and resumes, and WithShard splits the count for many machines;
+// WithEarlyStart counts the same tours through other states, to check a
+// count by. Other options (a move order, a limit, ...) give ErrBadOption.
+// Counts are exact at any size: they use as many 64-bit words as they
+// need.
 func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, error) {
 	cfg, err := newConfig(rows, cols, MaxSquares, opts)
 	if err != nil {
