@@ -275,7 +275,10 @@ func WithReduction(on bool) Option {
 // knightstour merge). With CountDP, shard i follows the i-th of n parts of
 // the states, from the first square after which there are at least 1024
 // for each shard (the same square in every shard); the DPCount.Tours of
-// the shards add up to the whole count.
+// the shards add up to the whole count. A frontier count's shards are not
+// much smaller than the whole, though: its states mix within a column or
+// two, so each shard soon keeps nearly every state (7x7 in 4 shards: 26
+// million states at the peak in each, 29 million in the whole count).
 func WithShard(i, n int) Option {
 	return func(cfg *config) error {
 		cfg.given |= optShard
