@@ -77,12 +77,11 @@ func (e *emitter) take(g int, parts [][]uint64) [][]uint64 {
 // would linger as garbage until a collection, and the process would hold
 // up to twice the memory the count records.
 type blockPool struct {
-	mu     sync.Mutex
-	free   [][]uint64
-	made   []group
-	words  int
-	arena  *arena
-	failed bool
+	mu    sync.Mutex
+	free  [][]uint64
+	made  []group
+	words int
+	arena *arena
 }
 
 // blockEntries is how many states a block holds.
