@@ -74,6 +74,33 @@ func TestCheckpointResume(t *testing.T) {
 	}
 }
 
+// TestCheckpointAtTheCut stops a shard just before the square where the
+// shards part, and just after, and checks that the resumed shard still
+// counts only its part.
+func TestCheckpointAtTheCut(t *testing.T) {
+	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Shard: 2, Shards: 3, Workers: 2, MemoryLimit: 1 << 30}
+	want, err := Count(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.ShardAt < 1 {
+		t.Fatalf("the shards parted at %d", want.ShardAt)
+	}
+	for _, stop := range []int{want.ShardAt, want.ShardAt + 1} {
+		cfg.Checkpoint = filepath.Join(t.TempDir(), "c")
+		if err := interrupted(t, cfg, stop); !errors.Is(err, context.Canceled) {
+			t.Fatalf("stopped with %v", err)
+		}
+		got, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Tours.Cmp(want.Tours) != 0 || got.ShardAt != want.ShardAt {
+			t.Errorf("stopped after square %d: %v tours, parted at %d; want %v, %d", stop, got.Tours, got.ShardAt, want.Tours, want.ShardAt)
+		}
+	}
+}
+
 // TestCheckpointRefused checks that a checkpoint of another count, a torn
 // or edited one, and one whose layer files changed or went are refused
 // with ErrCheckpoint, never used.

@@ -133,6 +133,9 @@ type Result struct {
 	// Resumed is how many squares the count found done in its
 	// checkpoint; 0 if it started afresh.
 	Resumed int
+	// ShardAt is, for a shard, the number of squares added before the
+	// shards parted; -1 for a whole count.
+	ShardAt int
 }
 
 // Count counts the tours that cfg describes.
@@ -200,6 +203,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		res.States = r.states
 		res.PeakStates = r.peak
 		res.Resumed = r.resumed
+		res.ShardAt = r.shardAt
 		res.PeakBytes = r.mem.peak.Load()
 	}
 	if cfg.AllLengths {
@@ -450,10 +454,9 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	// A shard follows only its part of the states, from the first step
 	// with enough of them to split evenly (the same step in every shard,
 	// as the steps before are the same).
+	// r.shardAt is set only once the step is done: a checkpoint written
+	// if it fails holds the layer before the cut.
 	shard := r.cfg.Shards > 1 && r.shardAt < 0 && (cur.n >= shardStates*r.cfg.Shards || final)
-	if shard {
-		r.shardAt = v
-	}
 	out := &layer{groups: make([]group, groups)}
 	defer func() {
 		if err != nil {
@@ -553,6 +556,9 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 				return nil, errOverflow
 			}
 		}
+	}
+	if shard {
+		r.shardAt = v
 	}
 	if final { // the last square makes tours, no states
 		free()
