@@ -107,6 +107,9 @@ func TestMergeRefuses(t *testing.T) {
 		{"other n", []Result{part(8, 0, 2), part(9, 1, 2)}},
 		{"other split", []Result{part(8, 0, 2), part(8, 1, 3)}},
 		{"out of range", []Result{part(8, 0, 1), part(8, 1, 1)}},
+		// A forged split once made Merge allocate a slice of its size.
+		{"split of 2^62", []Result{part(8, 0, 1<<62)}},
+		{"split of 10^12", []Result{part(8, 0, 1_000_000_000_000), part(8, 1, 1_000_000_000_000)}},
 	}
 	for _, tt := range tests {
 		if _, err := Merge(tt.in...); !errors.Is(err, ErrMerge) {

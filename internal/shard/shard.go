@@ -17,7 +17,9 @@ func Complete(ids []ID) error {
 		return fmt.Errorf("no results")
 	}
 	n := ids[0].Count
-	seen := make([]bool, max(n, 0))
+	// The shards seen, by index: a set the size of the results, never of
+	// the split, which a forged result can make as large as it likes.
+	seen := make(map[int]bool, len(ids))
 	for _, id := range ids {
 		switch {
 		case id.Count != n:
@@ -29,8 +31,8 @@ func Complete(ids []ID) error {
 		}
 		seen[id.Index] = true
 	}
-	for i, ok := range seen {
-		if !ok {
+	for i := 0; i < n; i++ { // stops at the first missing one, within len(ids)+1
+		if !seen[i] {
 			return fmt.Errorf("shard %v is missing", ID{i, n})
 		}
 	}

@@ -18,6 +18,10 @@ func TestComplete(t *testing.T) {
 		{[]ID{{0, 2}, {1, 3}}, "another split"},
 		{[]ID{{0, 1}, {1, 1}}, "1/1 is out of range"},
 		{[]ID{{-1, 2}}, "out of range"},
+		// Forged splits: no allocation the size of the split.
+		{[]ID{{0, 1 << 40}}, "1/1099511627776 is missing"},
+		{[]ID{{0, 1 << 62}, {1, 1 << 62}}, "2/4611686018427387904 is missing"},
+		{[]ID{{0, 0}}, "out of range"},
 	}
 	for _, tt := range tests {
 		err := Complete(tt.ids)
