@@ -315,19 +315,12 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 		}
 	}
 	for v := v0; v < f.n; v++ {
-		var before [][]uint64 // the tours found before the step, if it fails
-		if r.cfg.Checkpoint != "" {
-			before = append([][]uint64{slices.Clone(total)}, r.byLength...)
-			for i := range before {
-				before[i] = slices.Clone(before[i])
-			}
-		}
 		next, err := r.step(ctx, v, cur, total)
 		if err != nil && !errors.Is(err, errOverflow) && r.cfg.Checkpoint != "" && v > 0 {
-			// cur, the layer after square v-1, is whole on disk: the
-			// count can go on from it.
-			copy(r.byLength, before[1:])
-			if cerr := r.saveCheckpoint(v-1, cur, before[0]); cerr != nil {
+			// cur, the layer after square v-1, is whole on disk, and a
+			// step that fails adds nothing to the totals: the count can
+			// go on from here.
+			if cerr := r.saveCheckpoint(v-1, cur, total); cerr != nil {
 				err = fmt.Errorf("%w (and no checkpoint: %v)", err, cerr)
 			}
 		}
@@ -454,8 +447,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	// A shard follows only its part of the states, from the first step
 	// with enough of them to split evenly (the same step in every shard,
 	// as the steps before are the same).
-	// r.shardAt is set only once the step is done: a checkpoint written
-	// if it fails holds the layer before the cut.
+	// r.shardAt is set only once the step is done (commit, below).
 	shard := r.cfg.Shards > 1 && r.shardAt < 0 && (cur.n >= shardStates*r.cfg.Shards || final)
 	out := &layer{groups: make([]group, groups)}
 	defer func() {
@@ -542,25 +534,32 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		free()
 		return nil, err
 	}
-	for _, w := range ws {
-		if addLimbs(total, w.total) {
-			free()
-			return nil, errOverflow
-		}
-		if w.cut != nil {
-			if r.byLength[v/r.f.w] == nil {
-				r.byLength[v/r.f.w] = make([]uint64, k)
+	// commit adds the tours the step found to the count's and records
+	// where the shards parted, once nothing in the step can fail: a
+	// checkpoint written when the step fails holds the count before it.
+	commit := func() error {
+		for _, w := range ws {
+			if addLimbs(total, w.total) {
+				return errOverflow
 			}
-			if addLimbs(r.byLength[v/r.f.w], w.cut) {
-				free()
-				return nil, errOverflow
+			if w.cut != nil {
+				if r.byLength[v/r.f.w] == nil {
+					r.byLength[v/r.f.w] = make([]uint64, k)
+				}
+				if addLimbs(r.byLength[v/r.f.w], w.cut) {
+					return errOverflow
+				}
 			}
 		}
-	}
-	if shard {
-		r.shardAt = v
+		if shard {
+			r.shardAt = v
+		}
+		return nil
 	}
 	if final { // the last square makes tours, no states
+		if err = commit(); err != nil {
+			return nil, err
+		}
 		free()
 		return out, nil
 	}
@@ -641,6 +640,9 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		})
 	}
 	if err = g.Wait(); err != nil {
+		return nil, err
+	}
+	if err = commit(); err != nil {
 		return nil, err
 	}
 	free()
