@@ -35,19 +35,19 @@ type table struct {
 // while a low fill wastes memory on every state.
 const maxLoad = 13
 
-// insert adds count val (k limbs) to the entry for key, whose hash is h,
-// making the entry if there is none. It reports whether the count
-// overflowed, and false for ok if the table had to grow past the memory
-// limit.
-func (t *table) insert(key, h uint64, val []uint64, mem *memory) (overflow, ok bool) {
-	if 16*(t.n+1) > maxLoad*t.size {
-		if !t.grow(mem) {
-			return false, false
-		}
-	}
-	stride := t.k + 1
+// slot returns where the probe for a key of hash h starts: the word
+// index of its home slot.
+func (t *table) slot(h uint64) int {
 	hi, _ := bits.Mul64(h<<t.groupBits, uint64(t.size))
-	i := int(hi) * stride
+	return int(hi) * (t.k + 1)
+}
+
+// insertAt adds count val (k limbs) to the entry for key, whose home
+// slot is i, making the entry if there is none, in a table with room for
+// it (flush grows the table first). It reports whether the count
+// overflowed.
+func (t *table) insertAt(i int, key uint64, val []uint64) (overflow bool) {
+	stride := t.k + 1
 	end := t.size * stride
 	for {
 		s := t.slots[i]
@@ -55,15 +55,15 @@ func (t *table) insert(key, h uint64, val []uint64, mem *memory) (overflow, ok b
 			t.slots[i] = key + 1
 			copy(t.slots[i+1:i+stride], val[:t.k])
 			t.n++
-			return false, true
+			return false
 		}
 		if s == key+1 {
 			if t.k == 1 {
 				var carry uint64
 				t.slots[i+1], carry = bits.Add64(t.slots[i+1], val[0], 0)
-				return carry != 0, true
+				return carry != 0
 			}
-			return addLimbs(t.slots[i+1:i+stride], val), true
+			return addLimbs(t.slots[i+1:i+stride], val)
 		}
 		if i += stride; i == end {
 			i = 0
@@ -86,8 +86,7 @@ func (t *table) grow(mem *memory) bool {
 		if s == 0 {
 			continue
 		}
-		hi, _ := bits.Mul64(hashKey(s-1)<<t.groupBits, uint64(size))
-		j := int(hi) * stride
+		j := t.slot(hashKey(s - 1))
 		for slots[j] != 0 {
 			if j += stride; j == size*stride {
 				j = 0
@@ -173,23 +172,27 @@ func (s *stager) emit(key, h uint64, val []uint64) {
 func (s *stager) flush(g int) {
 	stride := s.k + 1
 	t := &s.tables[g]
-	lo, hi := g*stageEntries*stride, (g*stageEntries+int(s.n[g]))*stride
+	lo, n := g*stageEntries*stride, int(s.n[g])
 	t.mu.Lock()
-	if t.size > 0 {
-		var touch uint64
-		for at := lo; at < hi; at += stride {
-			h, _ := bits.Mul64(hashKey(s.buf[at])<<t.groupBits, uint64(t.size))
-			touch += t.slots[int(h)*stride]
-		}
-		s.touched += touch
-	}
-	for at := lo; at < hi; at += stride {
-		key := s.buf[at]
-		overflow, ok := t.insert(key, hashKey(key), s.buf[at+1:at+stride], s.mem)
-		s.overflow = s.overflow || overflow
-		if !ok {
+	// Grow first, so that the home slots read ahead stay valid.
+	for 16*(t.n+n) > maxLoad*t.size {
+		if !t.grow(s.mem) {
 			s.overLimit = true
-			break
+			t.mu.Unlock()
+			return
+		}
+	}
+	var home [stageEntries]int
+	var touch uint64
+	for j := range n {
+		home[j] = t.slot(hashKey(s.buf[lo+j*stride]))
+		touch += t.slots[home[j]]
+	}
+	s.touched += touch
+	for j := range n {
+		at := lo + j*stride
+		if t.insertAt(home[j], s.buf[at], s.buf[at+1:at+stride]) {
+			s.overflow = true
 		}
 	}
 	t.mu.Unlock()
