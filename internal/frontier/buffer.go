@@ -140,6 +140,7 @@ type merger struct {
 	// where each group starts.
 	sorted []uint64
 	at     []int
+	of     []uint16 // the group of each state of the bucket
 }
 
 // sortBucket sorts the states of a bucket's blocks into its groups, of
@@ -150,12 +151,19 @@ type merger struct {
 func (m *merger) sortBucket(parts [][]uint64, shift, sub uint) {
 	stride := m.k + 1
 	groups := 1 << sub
-	m.at = append(m.at[:0], make([]int, groups+1)...)
+	if cap(m.at) < groups+1 {
+		m.at = make([]int, groups+1)
+	}
+	m.at = m.at[:groups+1]
+	clear(m.at)
 	count := m.at[1:]
 	mask := uint64(groups - 1)
+	m.of = m.of[:0] // each state's group, so that each key is hashed once
 	for _, p := range parts {
 		for j := 0; j < len(p); j += stride {
-			count[hashKey(p[j])>>shift&mask]++
+			g := uint16(hashKey(p[j]) >> shift & mask)
+			m.of = append(m.of, g)
+			count[g]++
 		}
 	}
 	n := 0
@@ -167,9 +175,11 @@ func (m *merger) sortBucket(parts [][]uint64, shift, sub uint) {
 		m.sorted = make([]uint64, n*stride)
 	}
 	m.sorted = m.sorted[:n*stride]
+	e := 0
 	for _, p := range parts {
 		for j := 0; j < len(p); j += stride {
-			g := hashKey(p[j]) >> shift & mask
+			g := m.of[e]
+			e++
 			copy(m.sorted[count[g]:count[g]+stride], p[j:j+stride])
 			count[g] += stride
 		}

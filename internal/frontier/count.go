@@ -358,8 +358,9 @@ const chunkStates = 1 << 12
 // enough that the workers' staging buffers, a batch per group, stay small.
 const groupStates = 1 << 14
 
-// maxGroupBits bounds the groups of a layer: 2^16 groups of 2^15 states
-// reach two billion states.
+// maxGroupBits bounds the groups of a layer: 2^18 groups of the lean
+// step's 2^14 states reach four billion states (the buffered step's groups
+// are smaller, and the buffered step is for smaller layers).
 const maxGroupBits = 18
 
 // piece is a run of states of one group, a worker's unit of work.
