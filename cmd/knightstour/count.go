@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -150,7 +151,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		dp, err := knightstour.CountDP(ctx, rows, cols, opts...)
 		progress.done()
 		switch {
-		case err != nil && *checkpoint != "" && !errors.Is(err, knightstour.ErrCheckpoint) && !errors.Is(err, knightstour.ErrBadOption):
+		case err != nil && *checkpoint != "" && !errors.Is(err, knightstour.ErrCheckpoint) && fileExists(*checkpoint):
 			return fmt.Errorf("%w; the count so far is in %s: run the same command to go on", err, *checkpoint)
 		case err != nil:
 			return usageErrorIf(err, c)
@@ -259,4 +260,11 @@ func parseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("%q: want a size such as 512M or 8G", s)
 	}
 	return n * mult, nil
+}
+
+// fileExists reports whether name is there: whether a stopped count left
+// a checkpoint to go on from.
+func fileExists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
 }
