@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/euler1758/knightstour/internal/progress"
 )
 
@@ -133,6 +131,10 @@ type Result struct {
 	// Resumed is how many squares the count found done in its
 	// checkpoint; 0 if it started afresh.
 	Resumed int
+	// Passes is the most times a step read its layer to make the next:
+	// more than 1 where the tables of the next layer would not fit in the
+	// memory limit at once (Config.SpillDir).
+	Passes int
 	// ShardAt is, for a shard, the number of squares added before the
 	// shards parted; -1 for a whole count.
 	ShardAt int
@@ -204,6 +206,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		res.PeakStates = r.peak
 		res.Resumed = r.resumed
 		res.ShardAt = r.shardAt
+		res.Passes = max(r.passes, 1)
 		res.PeakBytes = r.mem.peak.Load()
 	}
 	if cfg.AllLengths {
@@ -250,6 +253,7 @@ type counter struct {
 	shardAt  int          // the step where the shards parted, or -1
 	spill    bool         // layers go to disk
 	resumed  int          // squares done in the checkpoint resumed from
+	passes   int          // the most passes a step took
 	kept     []*layerFile // the files of the last checkpoint
 	byLength [][]uint64   // AllLengths: the tours of each shorter board
 	done     atomic.Int64 // steps done, for progress
@@ -350,346 +354,6 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	return limbsToBig(total), nil
 }
 
-// chunkStates is how many states a worker takes at a time.
-const chunkStates = 1 << 12
-
-// groupStates is about how many states a group of a layer should hold:
-// few enough that packing one group's table costs little memory, many
-// enough that the workers' staging buffers, a batch per group, stay small.
-const groupStates = 1 << 14
-
-// maxGroupBits bounds the groups of a layer: 2^18 groups of the lean
-// step's 2^14 states reach four billion states (the buffered step's groups
-// are smaller, and the buffered step is for smaller layers).
-const maxGroupBits = 18
-
-// piece is a run of states of one group, a worker's unit of work.
-type piece struct{ g, lo, hi int }
-
-// bufferedStates is about how many unmerged new states a group of the
-// buffered step should receive: its merge table should fit in the
-// processor's cache.
-const bufferedStates = 1 << 13
-
-// step adds square v to every state of cur and returns the next layer,
-// adding the states that complete a tour to total. It frees cur as it
-// goes, a group as soon as its states are expanded. Where the memory
-// limit leaves room for all the step's new states unmerged, the step is
-// buffered (buffer.go): workers write them into blocks per group, then
-// merge a group at a time. Otherwise it is lean (table.go): workers add
-// the new states to a hash table per group as they go, in small batches,
-// and pack the tables into dense groups at the end.
-func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (_ *layer, err error) {
-	k := r.k
-	stride := k + 1
-	workers := r.cfg.Workers
-	if cur.n < 4*chunkStates {
-		workers = 1
-	}
-	est := r.estimate(v)
-	final := v == r.f.n-1
-	// The buffered step holds the new states unmerged, about three for
-	// each state of the next layer, in blocks, and the next layer.
-	lean := r.cfg.Lean || r.mem.used.Load()+int64(est)*int64(stride)*8*5 > r.mem.limit
-	perGroup := groupStates
-	if !lean {
-		perGroup = bufferedStates / 3
-	}
-	gbits := uint(0)
-	for gbits < maxGroupBits && est>>gbits > perGroup {
-		gbits++
-	}
-	groups := 1 << gbits
-	bbits := min(gbits, uint(bits.TrailingZeros(maxBuckets))) // the buffered step's buckets
-	var tables []table
-	free := func() {
-		for i := range tables {
-			tables[i].free(r.mem)
-		}
-	}
-	defer func() {
-		if err != nil {
-			r.releasePool()
-		}
-	}()
-	if lean {
-		r.releasePool() // its blocks are memory the tables may need
-		tables = make([]table, groups)
-		size := max(64, est>>gbits*8/maxLoad)
-		if final {
-			size = 0 // the last square makes no states, only tours
-		}
-		for i := range tables {
-			t := &tables[i]
-			t.groupBits, t.k = gbits, k
-			slots, ok := r.mem.alloc(size * stride)
-			if !ok {
-				free()
-				return nil, r.memoryError(v, cur.n)
-			}
-			t.slots, t.size = slots, size
-		}
-	} else if r.pool == nil {
-		r.pool = newBlockPool(k, r.mem)
-	}
-	pool := r.pool
-	var pieces []piece
-	left := make([]atomic.Int32, len(cur.groups)) // pieces of each group not yet expanded
-	for g, gr := range cur.groups {
-		n := gr.words / stride
-		for lo := 0; lo < n; lo += chunkStates {
-			pieces = append(pieces, piece{g, lo, min(lo+chunkStates, n)})
-			left[g].Add(1)
-		}
-	}
-	ws := make([]*worker, workers)
-	var staging int64
-	defer func() { r.mem.release(staging) }()
-	// A shard follows only its part of the states, from the first step
-	// with enough of them to split evenly (the same step in every shard,
-	// as the steps before are the same).
-	// r.shardAt is set only once the step is done (commit, below).
-	shard := r.cfg.Shards > 1 && r.shardAt < 0 && (cur.n >= shardStates*r.cfg.Shards || final)
-	out := &layer{groups: make([]group, groups)}
-	defer func() {
-		if err != nil {
-			free()
-			out.free(r.arena)
-		}
-	}()
-	for i := range ws {
-		w := &worker{r: r, st: &r.f.steps[v], v: v, final: final, total: make([]uint64, k)}
-		if r.spill {
-			w.in = make([]uint64, chunkStates*stride)
-			if !final {
-				lf, err := createLayerFile(r.layerPrefix(), v, i)
-				if err != nil {
-					return nil, err
-				}
-				out.files = append(out.files, lf)
-			}
-		}
-		if lean {
-			w.lean = newStager(tables, 64-gbits, k, r.mem)
-			staging += w.lean.bytes()
-		} else {
-			w.buffered = newEmitter(1<<bbits, 64-bbits, k, pool)
-		}
-		if !r.cfg.AllLengths {
-			w.notEnd = r.notEnd(&r.f.steps[v])
-		} else if (v+1)%r.f.w == 0 && !final {
-			w.cut = make([]uint64, k)
-		}
-		ws[i] = w
-	}
-	if !r.mem.grab(staging) {
-		free()
-		return nil, r.memoryError(v, cur.n)
-	}
-	var next atomic.Int64
-	g, gctx := errgroup.WithContext(ctx)
-	for _, w := range ws {
-		g.Go(func() error {
-			for {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				i := int(next.Add(1) - 1)
-				if i >= len(pieces) {
-					if w.lean != nil {
-						w.lean.flushAll()
-					}
-					return w.failure(v, cur.n)
-				}
-				p := pieces[i]
-				gr := cur.groups[p.g]
-				entries := gr.entries
-				lo, hi := p.lo*stride, p.hi*stride
-				if gr.file != nil {
-					entries, lo, hi = w.in[:hi-lo], 0, hi-lo
-					if err := gr.file.read(entries, gr.off+int64(p.lo*stride*8)); err != nil {
-						return err
-					}
-				}
-				for j := lo; j < hi; j += stride {
-					if shard && hashKey(entries[j])%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
-						continue
-					}
-					if r.f.packed {
-						w.expandPacked(entries[j], entries[j+1:j+stride])
-					} else {
-						w.expand(entries[j], entries[j+1:j+stride])
-					}
-				}
-				if left[p.g].Add(-1) == 0 && gr.file == nil { // the whole group is expanded
-					r.arena.free(gr)
-					cur.groups[p.g] = group{}
-				}
-				if err := w.failure(v, cur.n); err != nil {
-					return err
-				}
-			}
-		})
-	}
-	if err := g.Wait(); err != nil {
-		free()
-		return nil, err
-	}
-	// commit adds the tours the step found to the count's and records
-	// where the shards parted, once nothing in the step can fail: a
-	// checkpoint written when the step fails holds the count before it.
-	commit := func() error {
-		for _, w := range ws {
-			if addLimbs(total, w.total) {
-				return errOverflow
-			}
-			if w.cut != nil {
-				if r.byLength[v/r.f.w] == nil {
-					r.byLength[v/r.f.w] = make([]uint64, k)
-				}
-				if addLimbs(r.byLength[v/r.f.w], w.cut) {
-					return errOverflow
-				}
-			}
-		}
-		if shard {
-			r.shardAt = v
-		}
-		return nil
-	}
-	if final { // the last square makes tours, no states
-		if err = commit(); err != nil {
-			return nil, err
-		}
-		free()
-		return out, nil
-	}
-	r.arena.sizeFor(est * stride)
-	var states atomic.Int64
-	next.Store(0)
-	g, gctx = errgroup.WithContext(ctx)
-	for wi := range workers {
-		g.Go(func() error {
-			m := &merger{k: k}
-			var parts [][]uint64
-			var scratch []uint64
-			// place puts a group of the next layer where it lives: in
-			// the arena, or at the end of this worker's layer file.
-			place := func(at int, n int, fill func([]uint64)) error {
-				var dense group
-				if r.spill {
-					if cap(scratch) < n {
-						scratch = make([]uint64, n)
-					}
-					fill(scratch[:n])
-					var err error
-					if dense, err = out.files[wi].write(scratch[:n]); err != nil {
-						return err
-					}
-				} else {
-					var ok bool
-					if dense, ok = r.arena.alloc(n); !ok {
-						return r.memoryError(v, cur.n)
-					}
-					fill(dense.entries)
-				}
-				out.groups[at] = dense
-				states.Add(int64(n / stride))
-				return nil
-			}
-			for {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				i := int(next.Add(1) - 1)
-				if lean && i >= groups || !lean && i >= 1<<bbits {
-					return nil
-				}
-				if lean {
-					t := &tables[i]
-					if err := place(i, t.n*stride, func(dense []uint64) { t.pack(dense, r.mem) }); err != nil {
-						return err
-					}
-					continue
-				}
-				parts = parts[:0]
-				for _, w := range ws {
-					parts = w.buffered.take(i, parts)
-				}
-				sub := gbits - bbits
-				runs := parts // a bucket of one group needs no sorting
-				if sub > 0 {
-					m.sortBucket(parts, 64-gbits, sub)
-					pool.put(parts)
-				}
-				for j := range 1 << sub {
-					if sub > 0 {
-						runs = [][]uint64{m.sorted[m.at[j]:m.at[j+1]]}
-					}
-					merged, overflow := m.merge(runs)
-					if overflow {
-						return errOverflow
-					}
-					if err := place(i<<sub+j, len(merged), func(dense []uint64) { copy(dense, merged) }); err != nil {
-						return err
-					}
-				}
-				if sub == 0 {
-					pool.put(parts)
-				}
-			}
-		})
-	}
-	if err = g.Wait(); err != nil {
-		return nil, err
-	}
-	if err = commit(); err != nil {
-		return nil, err
-	}
-	free()
-	out.n = int(states.Load())
-	return out, nil
-}
-
-// emit hands a new state to the step.
-func (w *worker) emit(key uint64, val []uint64) {
-	if w.buffered != nil {
-		w.buffered.emit(key, hashKey(key), val)
-		return
-	}
-	w.lean.emit(key, hashKey(key), val)
-}
-
-// releasePool returns the blocks of the buffered steps, which the pool
-// keeps from step to step while the steps are buffered: fresh memory
-// costs a fault on every page.
-func (r *counter) releasePool() {
-	if r.pool != nil {
-		r.pool.release()
-		r.pool = nil
-	}
-}
-
-// estimate guesses the number of states after square v, which sets the
-// groups of the next layer and the first size of the lean step's tables.
-// The number of states swings from square to square, but in a pattern
-// that repeats with every column: so the guess is the number a column
-// back, times the growth over the last column. Tables start a little
-// at about half the guess: a table made at its full size at the start of
-// the step would hold its memory while the whole of cur is still there,
-// where one that grows takes it as cur is freed.
-func (r *counter) estimate(v int) int {
-	s, w := r.states, r.f.w
-	if v == 0 {
-		return 1
-	}
-	last := s[v-1]
-	if v-1-w < 0 || s[v-1-w] == 0 || s[v-w] == 0 {
-		return last
-	}
-	return int(float64(s[v-w]) * float64(last) / float64(s[v-1-w]))
-}
-
 // failure returns the error a worker met while expanding, if any.
 func (w *worker) failure(v, size int) error {
 	switch {
@@ -740,6 +404,8 @@ type worker struct {
 	in    []uint64
 	total []uint64
 	err   error
+	// shard makes the worker expand only this shard's states.
+	shard bool
 	// notEnd[z] marks the positions whose squares have the wrong colour to
 	// end an open tour in z-state z: a path alternates colours, so on a
 	// board with an even number of squares it ends on the colour it did

@@ -34,6 +34,16 @@ func (l *layer) free(a *arena) {
 	l.files = nil
 }
 
+// onDisk reports whether all of the layer is in files.
+func (l *layer) onDisk() bool {
+	for _, g := range l.groups {
+		if g.file == nil && g.words > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // memory accounts for the bytes of the states, tables and buffers of one
 // count, so that it can stop with ErrMemoryLimit before the machine runs
 // out.
@@ -46,13 +56,16 @@ type memory struct {
 // limit.
 func (m *memory) grab(bytes int64) bool {
 	u := m.used.Add(bytes)
+	if u > m.limit {
+		return false // the caller releases them: the peak is what was held
+	}
 	for {
 		p := m.peak.Load()
 		if u <= p || m.peak.CompareAndSwap(p, u) {
 			break
 		}
 	}
-	return u <= m.limit
+	return true
 }
 
 func (m *memory) release(bytes int64) { m.used.Add(-bytes) }

@@ -128,7 +128,8 @@ const stageEntries = 256
 // and adds them to the group's table in batches, so that the lock is
 // taken once per batch.
 type stager struct {
-	tables []table
+	tables []table // groups lo, lo+1, ... of the next layer
+	lo     int
 	buf    []uint64 // per group, stageEntries entries of 1+k words
 	n      []int32  // entries staged per group
 	shift  uint     // 64 - log2(groups); 64 for one group
@@ -142,8 +143,10 @@ type stager struct {
 	touched uint64
 }
 
-func newStager(tables []table, shift uint, k int, mem *memory) *stager {
-	return &stager{tables: tables, buf: make([]uint64, len(tables)*stageEntries*(k+1)), n: make([]int32, len(tables)),
+// newStager returns a stager for the groups lo, lo+1, ... of tables: it
+// drops the states of other groups, which another pass of the step keeps.
+func newStager(tables []table, lo int, shift uint, k int, mem *memory) *stager {
+	return &stager{tables: tables, lo: lo, buf: make([]uint64, len(tables)*stageEntries*(k+1)), n: make([]int32, len(tables)),
 		shift: shift, k: k, mem: mem}
 }
 
@@ -151,9 +154,12 @@ func newStager(tables []table, shift uint, k int, mem *memory) *stager {
 func (s *stager) bytes() int64 { return int64(len(s.buf))*8 + int64(len(s.n))*4 }
 
 func (s *stager) emit(key, h uint64, val []uint64) {
-	g := 0
+	g := -s.lo
 	if s.shift < 64 {
-		g = int(h >> s.shift)
+		g += int(h >> s.shift)
+	}
+	if uint(g) >= uint(len(s.tables)) || s.overLimit {
+		return // another pass's, or the step has failed
 	}
 	stride := s.k + 1
 	at := (g*stageEntries + int(s.n[g])) * stride
@@ -178,6 +184,7 @@ func (s *stager) flush(g int) {
 	for 16*(t.n+n) > maxLoad*t.size {
 		if !t.grow(s.mem) {
 			s.overLimit = true
+			s.n[g] = 0
 			t.mu.Unlock()
 			return
 		}

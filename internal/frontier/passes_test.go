@@ -1,0 +1,46 @@
+package frontier
+
+import (
+	"context"
+	"math/big"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestCountPasses checks that a lean step made in several passes, where
+// the memory limit holds only part of the next layer's tables, gives the
+// counts and states of one made at once.
+func TestCountPasses(t *testing.T) {
+	for _, tt := range []struct {
+		cfg   Config
+		limit int64
+	}{
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5}, 3 << 20},
+		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true}, 4 << 20},
+		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, AllDemands: true}, 2 << 20},
+	} {
+		cfg := tt.cfg
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		want, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.SpillDir, cfg.Lean, cfg.MemoryLimit = t.TempDir(), true, tt.limit
+		got, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("%dx%d %v in %d bytes: %v", cfg.Rows, cfg.Cols, cfg.Mode, tt.limit, err)
+		}
+		t.Logf("%dx%d %v: %d passes, peak %d bytes for %d states", cfg.Rows, cfg.Cols, cfg.Mode, got.Passes, got.PeakBytes, got.PeakStates)
+		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 }), cmpopts.IgnoreFields(Result{}, "PeakBytes", "Passes")); diff != "" {
+			t.Errorf("%dx%d %v: in passes (-once +passes):\n%s", cfg.Rows, cfg.Cols, cfg.Mode, diff)
+		}
+		if got.Passes < 2 {
+			t.Errorf("%dx%d %v in %d bytes: %d pass, want several", cfg.Rows, cfg.Cols, cfg.Mode, tt.limit, got.Passes)
+		}
+		if got.PeakBytes > tt.limit {
+			t.Errorf("%dx%d %v: peak %d bytes, over the limit %d", cfg.Rows, cfg.Cols, cfg.Mode, got.PeakBytes, tt.limit)
+		}
+	}
+}
