@@ -404,6 +404,8 @@ type worker struct {
 	in    []uint64
 	total []uint64
 	err   error
+	// memo holds the options of recent demands (options).
+	memo []memoEntry
 	// shard makes the worker expand only this shard's states.
 	shard bool
 	// notEnd[z] marks the positions whose squares have the wrong colour to
@@ -454,10 +456,10 @@ func (w *worker) expand(key uint64, val []uint64) {
 		}
 	}
 	closed := w.r.mode == Closed
-	if w.viable(ends, free, z) {
+	none, one, pairs := w.options(ends, free, z, cand[:nc], room)
+	if none {
 		w.finish(a, z, free, false, val)
 	}
-	one, pairs := w.choices(ends, free, z, cand[:nc], room)
 	for i := range nc {
 		if one>>i&1 == 0 && pairs[i] == 0 {
 			continue
@@ -482,6 +484,37 @@ func (w *worker) expand(key uint64, val []uint64) {
 			}
 		}
 	}
+}
+
+// memoBits is the log2 of the entries of a worker's memo of choices.
+const memoBits = 13
+
+// A memoEntry remembers the choices of one demand: its key is the demand
+// (ends, free, z) with the top bit set, so that a zero entry is empty.
+type memoEntry struct {
+	key uint64
+	val uint32
+}
+
+// options returns whether the state may take no edge to the new square,
+// and choices' answer. They depend only on the state's demand, which many
+// states share, and each costs several lookups in tables larger than the
+// processor's caches: a small memo per worker and step keeps the answers
+// for recent demands.
+func (w *worker) options(ends, free uint32, z int, cand []int8, room int) (none bool, one uint32, pairs [4]uint32) {
+	key := uint64(ends) | uint64(free)<<24 | uint64(z)<<48 | 1<<63
+	e := &w.memo[key*0x9e3779b97f4a7c15>>(64-memoBits)]
+	if e.key != key {
+		none = w.viable(ends, free, z)
+		one, pairs = w.choices(ends, free, z, cand, room)
+		val := one<<1 | pairs[0]<<8 | pairs[1]<<12 | pairs[2]<<16 | pairs[3]<<20
+		if none {
+			val |= 1
+		}
+		e.key, e.val = key, val
+	}
+	val := e.val
+	return val&1 != 0, val >> 1 & 15, [4]uint32{val >> 8 & 15, val >> 12 & 15, val >> 16 & 15, val >> 20 & 15}
 }
 
 // choices returns, as bits, the candidates i whose edge to the new square

@@ -186,7 +186,7 @@ func (r *counter) viability(ctx context.Context, first uint64) (*viability, erro
 	// The backward pass looks up exact sets: a filter's false positives
 	// would make more demands viable at each step back.
 	vb := &viability{after: make([]*filter, f.n)}
-	vb.after[f.n-1] = newFilter([]uint64{0})
+	vb.after[f.n-1] = newFilter([]uint64{0}, f.varies(f.n-1))
 	after := newKeySet(1)
 	after.add(0)
 	for v := f.n - 1; v >= 1; v-- {
@@ -214,7 +214,7 @@ func (r *counter) viability(ctx context.Context, first uint64) (*viability, erro
 		for _, k := range kept {
 			live = append(live, k...)
 		}
-		vb.after[v-1] = newFilter(live)
+		vb.after[v-1] = newFilter(live, f.varies(v-1))
 		if !r.mem.grab(int64(len(vb.after[v-1].words)) * 8) {
 			return nil, r.demandMemoryError(v - 1)
 		}
@@ -265,21 +265,30 @@ func inChunks(ctx context.Context, n, workers int, fn func(c, lo, hi int)) error
 }
 
 // filter is a set of keys that answers has with no false negatives and
-// under 1% false positives (a Bloom filter of two bits a key, both in one
-// 64-bit word, 32 bits a key): a fraction of the memory of a hash table,
-// so that the counting step's look-ups stay in cache. A false positive
-// only keeps a state that a later step drops.
+// about 1% false positives (a Bloom filter of two bits a key, both in one
+// 64-bit word, 32 bits a key): a fraction of the memory of a hash table.
+// A false positive only keeps a state that a later step drops.
+//
+// The counting step asks about the up to eleven demands one state can
+// make, which differ only in the squares the step joins and in z: the
+// filter places a key's word in a block of eight (a cache line) chosen by
+// the key without those bits, so that the eleven questions wait for memory
+// once, not eleven times.
 type filter struct {
 	words []uint64
-	shift uint
+	shift uint   // 64 - log2(blocks); 64 for one block
+	vary  uint64 // the bits that do not choose the block
 }
 
-func newFilter(keys []uint64) *filter {
-	size := 1
+// blockWords is the words of a block of a filter.
+const blockWords = 8
+
+func newFilter(keys []uint64, vary uint64) *filter {
+	size := blockWords
 	for size*64 < 32*len(keys) {
 		size *= 2
 	}
-	fl := &filter{words: make([]uint64, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
+	fl := &filter{words: make([]uint64, size), shift: uint(64 - bits.TrailingZeros(uint(size/blockWords))), vary: vary}
 	for _, key := range keys {
 		i, m := fl.locate(key)
 		fl.words[i] |= m
@@ -290,9 +299,9 @@ func newFilter(keys []uint64) *filter {
 // locate returns the word and the two bits of key.
 func (fl *filter) locate(key uint64) (int, uint64) {
 	h := hashKey(key)
-	i := 0
+	i := int(h >> 61) // the word in the block
 	if fl.shift < 64 {
-		i = int(h >> fl.shift)
+		i += int(hashKey(key&^fl.vary)>>fl.shift) * blockWords
 	}
 	return i, 1<<(h&63) | 1<<(h>>6&63)
 }
@@ -300,6 +309,21 @@ func (fl *filter) locate(key uint64) (int, uint64) {
 func (fl *filter) has(key uint64) bool {
 	i, m := fl.locate(key)
 	return fl.words[i]&m == m
+}
+
+// varies returns the bits of the demands after square v that can differ
+// between the demands that v makes from one demand: those of the new
+// square and of its earlier neighbours (a demand after v has shifted them
+// down by one), and z.
+func (f *board) varies(v int) uint64 {
+	st := &f.steps[v]
+	m := uint64(3) << demandZShift
+	for _, p := range append([]int8{int8(f.slots)}, st.back[:st.nback]...) {
+		if p >= 1 {
+			m |= (1<<demandTwoShift + 1) << (p - 1)
+		}
+	}
+	return m
 }
 
 // emptyKey marks a free slot of a keySet; no demand packs to it, as

@@ -142,10 +142,10 @@ func (w *worker) expandPacked(key uint64, val []uint64) {
 		}
 	}
 	closed := w.r.mode == Closed
-	if w.viable(ends, free, z) {
+	none, one, pairs := w.options(ends, free, z, cand[:nc], room)
+	if none {
 		w.finishPacked(word, z, free, ends, false, val)
 	}
-	one, pairs := w.choices(ends, free, z, cand[:nc], room)
 	for i := range nc {
 		if one>>i&1 == 0 && pairs[i] == 0 {
 			continue

@@ -147,7 +147,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	s.ws = make([]*worker, workers)
 	s.scratch = make([][]uint64, workers)
 	for i := range s.ws {
-		w := &worker{r: r, st: &r.f.steps[v], v: v, final: s.final, shard: shard}
+		w := &worker{r: r, st: &r.f.steps[v], v: v, final: s.final, shard: shard, memo: make([]memoEntry, 1<<memoBits)}
 		if r.spill {
 			w.in = make([]uint64, chunkStates*stride)
 			if !s.final {
@@ -293,19 +293,20 @@ func (s *stepper) lean() error {
 	if s.final {
 		size = 0 // the last square makes no states, only tours
 	}
-	staging := int64(len(s.ws)) * stageEntries * int64(stride) * 8 // per group
-	// A pass is planned for tables at their fullest, just grown.
-	perGroup := int64(s.est>>s.gbits+1)*int64(stride)*8*16/maxLoad*3/2 + staging
+	// A pass is planned for tables at their fullest, just grown, beside
+	// the workers' staging buffers at their largest.
+	perGroup := int64(s.est>>s.gbits+1) * int64(stride) * 8 * 16 / maxLoad * 3 / 2
+	staging := int64(len(s.ws)) * int64(min(groups, maxStageBuckets)) * stageEntries * int64(stride) * 8
 	span := groups
 	// Passes need cur whole to the end of the step: on disk.
 	multi := r.spill && !s.final && s.cur.onDisk()
-	if room := r.mem.limit - r.mem.used.Load(); multi && room < int64(groups)*perGroup {
+	if room := r.mem.limit - r.mem.used.Load() - staging; multi && room < int64(groups)*perGroup {
 		span = int(max(1, room/perGroup))
 	}
 	r.arena.sizeFor(s.est * stride)
 	for lo := 0; lo < groups; {
 		hi := min(groups, lo+span)
-		err := s.leanPass(tables, lo, hi, size, staging*int64(hi-lo), !multi)
+		err := s.leanPass(tables, lo, hi, size, !multi)
 		if multi && hi-lo > 1 && errors.Is(err, ErrMemoryLimit) {
 			span = (hi - lo) / 2 // the pass is dropped; make it again as two
 			continue
@@ -321,9 +322,11 @@ func (s *stepper) lean() error {
 // leanPass makes groups [lo, hi) of the next layer: it expands all of cur,
 // keeping only the new states of those groups in their tables, then packs
 // the tables.
-func (s *stepper) leanPass(tables []table, lo, hi, size int, staging int64, freeCur bool) error {
+func (s *stepper) leanPass(tables []table, lo, hi, size int, freeCur bool) error {
 	r, stride := s.r, s.r.k+1
 	mine := tables[lo:hi]
+	buckets, bshift := stageBuckets(hi - lo)
+	staging := int64(len(s.ws)) * int64(len(buckets)) * stageEntries * int64(stride) * 8
 	defer func() {
 		for i := range mine {
 			mine[i].free(r.mem)
@@ -342,7 +345,7 @@ func (s *stepper) leanPass(tables []table, lo, hi, size int, staging int64, free
 		mine[i].slots, mine[i].size = slots, size
 	}
 	for _, w := range s.ws {
-		w.lean = newStager(mine, lo, 64-s.gbits, r.k, r.mem)
+		w.lean = newStager(mine, buckets, bshift, lo, 64-s.gbits, r.k, r.mem)
 		w.buffered = nil
 	}
 	s.passes++

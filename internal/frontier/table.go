@@ -6,8 +6,8 @@ import (
 )
 
 // The lean step keeps memory near one dense layer: each worker stages its
-// new states per group, a few dozen at a time, and adds them to that
-// group's hash table under the group's lock; the tables are packed into
+// new states per bucket of groups, a few hundred at a time, and adds them
+// to the groups' hash tables under the bucket's lock; the tables are packed into
 // dense groups when the step is done. Every insertion is a probe into a
 // table far larger than the processor's cache, so the step reads ahead:
 // see stager.flush.
@@ -17,7 +17,6 @@ import (
 // so that the zeroed memory of a new table is all empty slots (no key is
 // 2^64-1: keys use at most 62 bits).
 type table struct {
-	mu    sync.Mutex
 	slots []uint64
 	size  int // slots
 	n     int // entries
@@ -25,9 +24,6 @@ type table struct {
 	// comes from the bits below them.
 	groupBits uint
 	k         int
-	// The workers lock neighbouring tables at the same time: padding
-	// keeps each table's lock and counts on cache lines of its own.
-	_ [64]byte
 }
 
 // maxLoad is the fill, in 1/16ths, at which a table grows, by half: with
@@ -120,21 +116,40 @@ func (t *table) free(mem *memory) {
 	t.slots, t.size, t.n = nil, 0, 0
 }
 
-// stageEntries is how many new states a worker gathers for one group
-// before it takes the group's lock and adds them to the table.
+// stageEntries is how many new states a worker gathers for one bucket
+// of groups before it takes the bucket's lock and adds them to the
+// groups' tables.
 const stageEntries = 256
 
-// A stager gathers one worker's new states per group of the next layer
-// and adds them to the group's table in batches, so that the lock is
-// taken once per batch.
+// maxStageBuckets bounds the buckets a worker stages into. A worker
+// writes each new state to the end of its bucket's buffer; with few
+// buckets the ends of all the buffers stay in the processor's cache, where
+// with one buffer per group (tens of thousands of them, for billions of
+// states) every new state would wait for memory twice, once to be staged
+// and once to be inserted.
+const maxStageBuckets = 1 << 10
+
+// A bucket is the lock of a run of neighbouring groups: a worker adding a
+// batch to their tables holds it. The padding keeps each lock on a cache
+// line of its own.
+type bucket struct {
+	mu sync.Mutex
+	_  [56]byte
+}
+
+// A stager gathers one worker's new states per bucket of groups of the
+// next layer and adds them to the groups' tables in batches, so that a
+// lock is taken once per batch.
 type stager struct {
-	tables []table // groups lo, lo+1, ... of the next layer
-	lo     int
-	buf    []uint64 // per group, stageEntries entries of 1+k words
-	n      []int32  // entries staged per group
-	shift  uint     // 64 - log2(groups); 64 for one group
-	k      int
-	mem    *memory
+	tables  []table // groups lo, lo+1, ... of the next layer
+	buckets []bucket
+	lo      int
+	buf     []uint64 // per bucket, stageEntries entries of 1+k words
+	n       []int32  // entries staged per bucket
+	shift   uint     // 64 - log2(groups); 64 for one group
+	bshift  uint     // log2 of the groups in a bucket
+	k       int
+	mem     *memory
 	// overflow and overLimit record a count too wide for k limbs and a
 	// table that could not grow within the memory limit.
 	overflow, overLimit bool
@@ -143,74 +158,100 @@ type stager struct {
 	touched uint64
 }
 
-// newStager returns a stager for the groups lo, lo+1, ... of tables: it
+// stageBuckets returns the buckets for n groups and the log2 of the
+// groups in each.
+func stageBuckets(n int) ([]bucket, uint) {
+	bshift := uint(0)
+	for n>>bshift > maxStageBuckets {
+		bshift++
+	}
+	return make([]bucket, (n+1<<bshift-1)>>bshift), bshift
+}
+
+// newStager returns a stager for the groups lo, lo+1, ... of tables, under
+// the locks of buckets (from stageBuckets, shared by all workers): it
 // drops the states of other groups, which another pass of the step keeps.
-func newStager(tables []table, lo int, shift uint, k int, mem *memory) *stager {
-	return &stager{tables: tables, lo: lo, buf: make([]uint64, len(tables)*stageEntries*(k+1)), n: make([]int32, len(tables)),
-		shift: shift, k: k, mem: mem}
+func newStager(tables []table, buckets []bucket, bshift uint, lo int, shift uint, k int, mem *memory) *stager {
+	return &stager{tables: tables, buckets: buckets, lo: lo, buf: make([]uint64, len(buckets)*stageEntries*(k+1)),
+		n: make([]int32, len(buckets)), shift: shift, bshift: bshift, k: k, mem: mem}
 }
 
 // bytes is the memory of the stager's buffers.
 func (s *stager) bytes() int64 { return int64(len(s.buf))*8 + int64(len(s.n))*4 }
 
-func (s *stager) emit(key, h uint64, val []uint64) {
+// group returns the index in s.tables of the group of a state of hash h;
+// outside them if the state is another pass's.
+func (s *stager) group(h uint64) int {
 	g := -s.lo
 	if s.shift < 64 {
 		g += int(h >> s.shift)
 	}
+	return g
+}
+
+func (s *stager) emit(key, h uint64, val []uint64) {
+	g := s.group(h)
 	if uint(g) >= uint(len(s.tables)) || s.overLimit {
 		return // another pass's, or the step has failed
 	}
+	b := g >> s.bshift
 	stride := s.k + 1
-	at := (g*stageEntries + int(s.n[g])) * stride
+	at := (b*stageEntries + int(s.n[b])) * stride
 	s.buf[at] = key
 	copy(s.buf[at+1:at+stride], val[:s.k])
-	if s.n[g]++; s.n[g] == stageEntries {
-		s.flush(g)
+	if s.n[b]++; s.n[b] == stageEntries {
+		s.flush(b)
 	}
 }
 
-// flush adds group g's staged states to its table. The table is far
+// flush adds bucket b's staged states to their tables. The tables are far
 // larger than the processor's caches, so every insertion would wait for
 // memory in turn; instead flush first reads the first slot of every
 // staged key, loads that do not depend on each other and so overlap, and
 // then inserts into slots that are mostly in cache.
-func (s *stager) flush(g int) {
+func (s *stager) flush(b int) {
 	stride := s.k + 1
-	t := &s.tables[g]
-	lo, n := g*stageEntries*stride, int(s.n[g])
-	t.mu.Lock()
-	// Grow first, so that the home slots read ahead stay valid.
-	for 16*(t.n+n) > maxLoad*t.size {
-		if !t.grow(s.mem) {
-			s.overLimit = true
-			s.n[g] = 0
-			t.mu.Unlock()
-			return
+	lo, n := b*stageEntries*stride, int(s.n[b])
+	s.n[b] = 0
+	var hash [stageEntries]uint64
+	var group [stageEntries]int32
+	mu := &s.buckets[b].mu
+	mu.Lock()
+	defer mu.Unlock()
+	// Grow first, so that the home slots read ahead stay valid: each
+	// table the batch touches gets room for the whole batch.
+	for j := range n {
+		h := hashKey(s.buf[lo+j*stride])
+		hash[j], group[j] = h, int32(s.group(h))
+		t := &s.tables[group[j]]
+		for 16*(t.n+n) > maxLoad*t.size {
+			if !t.grow(s.mem) {
+				s.overLimit = true
+				return
+			}
 		}
 	}
 	var home [stageEntries]int
 	var touch uint64
 	for j := range n {
-		home[j] = t.slot(hashKey(s.buf[lo+j*stride]))
+		t := &s.tables[group[j]]
+		home[j] = t.slot(hash[j])
 		touch += t.slots[home[j]]
 	}
 	s.touched += touch
 	for j := range n {
 		at := lo + j*stride
-		if t.insertAt(home[j], s.buf[at], s.buf[at+1:at+stride]) {
+		if s.tables[group[j]].insertAt(home[j], s.buf[at], s.buf[at+1:at+stride]) {
 			s.overflow = true
 		}
 	}
-	t.mu.Unlock()
-	s.n[g] = 0
 }
 
 // flushAll adds every staged state to the tables.
 func (s *stager) flushAll() {
-	for g, n := range s.n {
+	for b, n := range s.n {
 		if n > 0 {
-			s.flush(g)
+			s.flush(b)
 		}
 	}
 }
