@@ -54,6 +54,10 @@ type DPCount struct {
 	// the Tours of shards 0..Shards-1 add up to the whole count. Shards
 	// is 1 for a whole count.
 	Shard, Shards int
+	// Passes is the most times a square read the states before it: more
+	// than 1 where the states after it did not fit in the memory limit at
+	// once and were made in parts (WithSpill).
+	Passes int
 	// Resumed is how many squares were done in the checkpoint the count
 	// resumed from (WithCheckpoint); 0 if it started afresh.
 	Resumed int
@@ -132,7 +136,8 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	begin := time.Now()
 	if cfg.progress != nil {
 		fc.Progress, fc.Every = func(p frontier.Progress) {
-			cfg.progress(Progress{TasksDone: p.Squares, Tasks: p.Of, States: p.States, Elapsed: p.Elapsed})
+			cfg.progress(Progress{TasksDone: p.Squares, Tasks: p.Of, States: p.States,
+				Pass: p.Pass, Passes: p.Passes, Expanded: p.Expanded, Elapsed: p.Elapsed})
 		}, cfg.every
 	}
 	out, err := frontier.Count(ctx, fc)
@@ -141,6 +146,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	}
 	res.Tours, res.Undirected, res.ByLength = out.Tours, out.Undirected, out.ByLength
 	res.States, res.PeakStates, res.PeakBytes, res.Limbs = out.States, out.PeakStates, out.PeakBytes, out.Limbs
+	res.Passes = out.Passes
 	res.Resumed, res.Shard, res.Shards = out.Resumed, cfg.shard, max(1, cfg.shards)
 	res.Elapsed = time.Since(begin)
 	return res, nil

@@ -23,8 +23,14 @@ type Progress struct {
 	Tours, Nodes     uint64 // in the tasks done so far
 	// States is, for CountDP, where the tasks are the board's squares, the
 	// number of partial solutions after the last square added.
-	States  int
-	Elapsed time.Duration
+	States int
+	// Pass and Passes are, for CountDP, the pass of the square under way
+	// and how many it plans: more than one where its states do not fit in
+	// memory at once and go to disk (WithSpill) in parts. Expanded is the
+	// share of the states the pass has taken on, from 0 to 1.
+	Pass, Passes int
+	Expanded     float64
+	Elapsed      time.Duration
 }
 
 // Fraction returns the share of tasks done, from 0 to 1. Count hands tasks

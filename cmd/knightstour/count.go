@@ -40,6 +40,8 @@ type countResult struct {
 	PeakStates int   `json:"peak_states,omitempty"`
 	PeakBytes  int64 `json:"peak_bytes,omitempty"`
 	States     []int `json:"states,omitempty"`
+	// Passes is the most passes a square of a frontier count took.
+	Passes int `json:"passes,omitempty"`
 	// Resumed is the squares done in the checkpoint a count resumed from.
 	Resumed int `json:"resumed,omitempty"`
 	// For -all-lengths: the count for each shorter board, 1 to the length.
@@ -157,6 +159,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usageErrorIf(err, c)
 		}
 		res.Resumed = dp.Resumed
+		res.Passes = dp.Passes
 		res.Count, res.Workers, res.Tasks = dp.Tours, dp.Workers, len(dp.States)
 		res.PeakStates, res.PeakBytes, res.States, res.ByLength = dp.PeakStates, dp.PeakBytes, dp.States, dp.ByLength
 		res.ElapsedMS = float64(dp.Elapsed) / float64(time.Millisecond)

@@ -35,11 +35,19 @@ func (p *progressLine) show(pr knightstour.Progress) {
 	p.report(pr.Fraction(), pr.TasksDone, pr.Tasks, fmt.Sprintf("%d tours, %.0f M nodes", pr.Tours, float64(pr.Nodes)/1e6), pr.Elapsed, pr.ETA())
 }
 
-// showSteps shows the progress of a frontier count: squares added, and
-// the states after the last.
+// showSteps shows the progress of a frontier count: squares added, the
+// states after the last, and how far the next square is.
 func (p *progressLine) showSteps(pr knightstour.Progress) {
+	next := ""
+	if pr.TasksDone < pr.Tasks && pr.Expanded > 0 {
+		next = fmt.Sprintf(" (square %d: %.0f%%", pr.TasksDone+1, 100*pr.Expanded)
+		if pr.Passes > 1 {
+			next += fmt.Sprintf(" of pass %d of %d", pr.Pass, pr.Passes)
+		}
+		next += ")"
+	}
 	p.reportLine(pr.TasksDone, pr.Tasks, pr.Elapsed,
-		fmt.Sprintf("%d of %d squares added, %d states, %v elapsed", pr.TasksDone, pr.Tasks, pr.States, pr.Elapsed.Round(time.Second)))
+		fmt.Sprintf("%d of %d squares added, %d states%s, %v elapsed", pr.TasksDone, pr.Tasks, pr.States, next, pr.Elapsed.Round(time.Second)))
 }
 
 // report draws one progress line for a search: the share of the tree

@@ -89,7 +89,7 @@ const blockEntries = 1024
 
 func newBlockPool(k int, mem *memory) *blockPool {
 	a := &arena{mem: mem}
-	a.sizeFor(maxSlabWords * 32)
+	a.sizeFor(int(min(maxSlabWords*32, mem.limit/8))) // slabs of 8 MiB, fewer under a small limit
 	return &blockPool{words: blockEntries * (k + 1), arena: a}
 }
 

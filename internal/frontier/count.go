@@ -105,7 +105,13 @@ type Progress struct {
 	Squares int // squares added so far
 	Of      int // squares on the board
 	States  int // states after the last square added
-	Elapsed time.Duration
+	// Pass and Passes say which pass of the step under way is running and
+	// how many it plans (more than one when the tables of the next layer
+	// do not fit in memory at once); Expanded is the share of the layer
+	// the pass has expanded, from 0 to 1.
+	Pass, Passes int
+	Expanded     float64
+	Elapsed      time.Duration
 }
 
 // Result is what a count found.
@@ -258,10 +264,18 @@ type counter struct {
 	byLength [][]uint64   // AllLengths: the tours of each shorter board
 	done     atomic.Int64 // steps done, for progress
 	last     atomic.Int64 // states after the last step, for progress
+	// For progress within a step: the pass under way, the passes
+	// planned, and the pieces of the layer expanded in this pass of all.
+	pass, passesPlanned, expanded, pieces atomic.Int64
 }
 
 func (r *counter) snapshot(begin time.Time) Progress {
-	return Progress{Squares: int(r.done.Load()), Of: r.f.n, States: int(r.last.Load()), Elapsed: time.Since(begin)}
+	p := Progress{Squares: int(r.done.Load()), Of: r.f.n, States: int(r.last.Load()), Elapsed: time.Since(begin),
+		Pass: int(r.pass.Load()), Passes: int(r.passesPlanned.Load())}
+	if n := r.pieces.Load(); n > 0 {
+		p.Expanded = float64(r.expanded.Load()) / float64(n)
+	}
+	return p
 }
 
 // firstZ returns the z-state before any square: the edges z can give, of
@@ -315,6 +329,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			copy(total, m.Total)
 			copy(r.byLength, m.ByLength)
 			r.done.Store(int64(v0))
+			r.last.Store(int64(cur.n))
 			r.resumed = v0
 		}
 	}

@@ -214,7 +214,10 @@ func (s *stepper) expand(freeCur bool) error {
 			s.left[p.g].Add(1)
 		}
 	}
+	r.expanded.Store(0)
+	r.pieces.Store(int64(len(s.pieces)))
 	err := parallel(s.ctx, len(s.ws), len(s.pieces), func(wi, i int) error {
+		defer r.expanded.Add(1)
 		w := s.ws[wi]
 		p := s.pieces[i]
 		gr := s.cur.groups[p.g]
@@ -304,8 +307,11 @@ func (s *stepper) lean() error {
 		span = int(max(1, room/perGroup))
 	}
 	r.arena.sizeFor(s.est * stride)
+	defer r.pass.Store(0)
 	for lo := 0; lo < groups; {
 		hi := min(groups, lo+span)
+		r.pass.Store(int64(s.passes + 1))
+		r.passesPlanned.Store(int64(s.passes + (groups-lo+span-1)/span))
 		err := s.leanPass(tables, lo, hi, size, !multi)
 		if multi && hi-lo > 1 && errors.Is(err, ErrMemoryLimit) {
 			span = (hi - lo) / 2 // the pass is dropped; make it again as two
