@@ -54,6 +54,12 @@ type DPCount struct {
 	// the Tours of shards 0..Shards-1 add up to the whole count. Shards
 	// is 1 for a whole count.
 	Shard, Shards int
+	// PartedAt is, for a shard, how many squares were added before the
+	// shards parted (0 for a whole count), and Followed how many of the
+	// States[PartedAt-1] states there this shard followed: the Followed of
+	// all the shards add up to those states, which lets a merge see that
+	// its shards are the parts of one count.
+	PartedAt, Followed int
 	// Passes is the most times a square read the states before it: more
 	// than 1 where the states after it did not fit in the memory limit at
 	// once and were made in parts (WithSpill).
@@ -147,6 +153,9 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	res.Tours, res.Undirected, res.ByLength = out.Tours, out.Undirected, out.ByLength
 	res.States, res.PeakStates, res.PeakBytes, res.Limbs = out.States, out.PeakStates, out.PeakBytes, out.Limbs
 	res.Passes = out.Passes
+	if out.ShardAt >= 0 {
+		res.PartedAt, res.Followed = out.ShardAt, out.Kept
+	}
 	res.Resumed, res.Shard, res.Shards = out.Resumed, cfg.shard, max(1, cfg.shards)
 	res.Elapsed = time.Since(begin)
 	return res, nil

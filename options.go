@@ -268,6 +268,11 @@ func WithReduction(on bool) Option {
 	}
 }
 
+// MaxShards is the most shards WithShard splits a count into. An
+// enumeration cuts its tree into 256 tasks for every shard, so the split
+// costs memory in proportion; 65536 shards are 16 million tasks.
+const MaxShards = 1 << 16
+
 // WithShard makes Count count only shard i of n (0 <= i < n): every n-th
 // task of a task list that depends on the board, start and options alone,
 // not on the workers, so that n processes on any machines, each given its
@@ -282,8 +287,8 @@ func WithReduction(on bool) Option {
 func WithShard(i, n int) Option {
 	return func(cfg *config) error {
 		cfg.given |= optShard
-		if n < 1 || i < 0 || i >= n {
-			return fmt.Errorf("%w: shard %d/%d (want 0 <= i < n)", ErrBadOption, i, n)
+		if n < 1 || n > MaxShards || i < 0 || i >= n {
+			return fmt.Errorf("%w: shard %d/%d (want 0 <= i < n <= %d)", ErrBadOption, i, n, MaxShards)
 		}
 		cfg.shard, cfg.shards = i, n
 		return nil

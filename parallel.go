@@ -82,6 +82,7 @@ func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) 
 		}
 	}
 	tasks, nodes := split(newSearcher(j.g, &stop, j.ends), j.g.n, j.root, depth, target)
+	allTasks := len(tasks)
 	if sharded {
 		tasks = shardOf(tasks, j.cfg.shard, j.cfg.shards)
 		if j.cfg.shard != 0 {
@@ -109,11 +110,12 @@ func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) 
 	}
 	stopReport()
 	stats := Stats{
-		Tours:   t.tours.Load(),
-		Nodes:   nodes + t.nodes.Load(),
-		Tasks:   len(tasks),
-		Workers: min(workers, max(1, len(tasks))),
-		Elapsed: time.Since(begin),
+		Tours:    t.tours.Load(),
+		Nodes:    nodes + t.nodes.Load(),
+		Tasks:    len(tasks),
+		AllTasks: allTasks,
+		Workers:  min(workers, max(1, len(tasks))),
+		Elapsed:  time.Since(begin),
 	}
 	switch {
 	case yield != nil:
@@ -156,7 +158,7 @@ func (j *job) probe(ctx context.Context, stop *atomic.Bool, yield func([]uint16)
 	if !ok && !reached {
 		return stats, false, nil
 	}
-	stats = Stats{Tours: tours, Nodes: nodes, Tasks: 1, Workers: 1}
+	stats = Stats{Tours: tours, Nodes: nodes, Tasks: 1, AllTasks: 1, Workers: 1}
 	if emit != nil {
 		stats.Tours = found
 	}

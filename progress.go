@@ -9,11 +9,15 @@ import (
 
 // Stats describes a finished (or stopped) search.
 type Stats struct {
-	Tours   uint64        // tours found
-	Nodes   uint64        // squares entered by the search, a measure of work
-	Tasks   int           // pieces the search tree was cut into
-	Workers int           // goroutines that searched
-	Elapsed time.Duration // wall-clock time
+	Tours uint64 // tours found
+	Nodes uint64 // squares entered by the search, a measure of work
+	Tasks int    // pieces of the search tree this search walked
+	// AllTasks is the pieces the whole search tree was cut into: for a
+	// shard (WithShard), the Tasks of all the shards add up to it; for a
+	// whole search it equals Tasks.
+	AllTasks int
+	Workers  int           // goroutines that searched
+	Elapsed  time.Duration // wall-clock time
 }
 
 // Progress is a snapshot of a running search, passed to the function given

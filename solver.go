@@ -130,6 +130,7 @@ func (s *Solver) Count(ctx context.Context) (Stats, error) {
 			total.Tours += 2 * st.Tours
 			total.Nodes += st.Nodes
 			total.Tasks += st.Tasks
+			total.AllTasks += st.AllTasks
 			total.Workers = max(total.Workers, st.Workers)
 			if err != nil {
 				total.Elapsed = time.Since(begin)
@@ -195,6 +196,7 @@ func MergeStats(parts ...Stats) Stats {
 		out.Tours += p.Tours
 		out.Nodes += p.Nodes
 		out.Tasks += p.Tasks
+		out.AllTasks = max(out.AllTasks, p.AllTasks)
 		out.Workers = max(out.Workers, p.Workers)
 		out.Elapsed = max(out.Elapsed, p.Elapsed)
 	}

@@ -3,6 +3,7 @@ package queens
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -21,8 +22,12 @@ type Result struct {
 	// Classes of unique solutions by size: C2 map onto themselves under a
 	// quarter turn, C4 under a half turn only, C8 under no symmetry.
 	// Total = 2*C2 + 4*C4 + 8*C8 for n >= 4.
-	C2, C4, C8    uint64
-	Tasks         int // tasks searched
+	C2, C4, C8 uint64
+	Tasks      int // tasks searched
+	// AllTasks is the tasks the whole search is cut into, fixed by N: the
+	// Tasks of all its shards add up to it, and no search splits into
+	// more shards than it has tasks.
+	AllTasks      int
 	Shard, Shards int // which shard of how many; 0 of 1 for a whole search
 	Elapsed       time.Duration
 }
@@ -58,15 +63,22 @@ func Count(ctx context.Context, n int, opts ...Option) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	res := Result{N: n, Shard: cfg.shard, Shards: cfg.shards}
+	res := Result{N: n, Shard: cfg.shard, Shards: cfg.shards, AllTasks: 1}
 	if n < 4 { // too small for the symmetry search: 1 for n = 1, none for 2 and 3
-		if n == 1 && cfg.shard == 0 {
-			res.Total, res.Unique, res.Tasks = 1, 1, 1
+		if cfg.shards > 1 {
+			return Result{}, fmt.Errorf("%w: shard %d/%d: n=%d is one task, not split", ErrBadOption, cfg.shard, cfg.shards, n)
 		}
+		if n == 1 {
+			res.Total, res.Unique = 1, 1
+		}
+		res.Tasks = 1
 		res.Elapsed = time.Since(begin)
 		return res, nil
 	}
 	all := tasks(n)
+	if res.AllTasks = len(all); cfg.shards > len(all) {
+		return Result{}, fmt.Errorf("%w: shard %d/%d: n=%d splits into at most %d shards", ErrBadOption, cfg.shard, cfg.shards, n, len(all))
+	}
 	var mine []int
 	for i := cfg.shard; i < len(all); i += cfg.shards {
 		mine = append(mine, i)
@@ -143,28 +155,84 @@ func report(cfg config, snapshot func() Progress) func() {
 }
 
 // Merge adds the Results of the shards of one search. It refuses results
-// for different boards, a shard missing, repeated or out of range, and
-// returns the whole search's Result.
+// for different boards or cuts, a shard missing, repeated or out of range,
+// results whose totals contradict their classes of solutions, whose tasks
+// do not add up to the search's, or whose sums overflow; it returns the
+// whole search's Result. It never panics, whatever the Results hold.
 func Merge(results ...Result) (Result, error) {
+	fail := func(format string, args ...any) (Result, error) {
+		return Result{}, fmt.Errorf("%w: %s", ErrMerge, fmt.Sprintf(format, args...))
+	}
+	if len(results) == 0 {
+		return fail("no results")
+	}
 	ids := make([]shard.ID, len(results))
+	first := results[0]
 	for i, r := range results {
-		if r.N != results[0].N {
-			return Result{}, fmt.Errorf("%w: results for n=%d and n=%d", ErrMerge, results[0].N, r.N)
+		switch {
+		case r.N != first.N:
+			return fail("results for n=%d and n=%d", first.N, r.N)
+		case r.AllTasks != first.AllTasks || r.AllTasks < 1:
+			return fail("shard %d/%d: a search cut into %d tasks, not %d", r.Shard, r.Shards, r.AllTasks, first.AllTasks)
+		case r.Shards > r.AllTasks:
+			return fail("shard %d/%d of a search of %d tasks", r.Shard, r.Shards, r.AllTasks)
+		case r.Tasks < 0 || r.Tasks > r.AllTasks:
+			return fail("shard %d/%d: %d tasks of %d", r.Shard, r.Shards, r.Tasks, r.AllTasks)
+		}
+		if err := r.consistent(); err != nil {
+			return fail("shard %d/%d: %v", r.Shard, r.Shards, err)
 		}
 		ids[i] = shard.ID{Index: r.Shard, Count: r.Shards}
 	}
 	if err := shard.Complete(ids); err != nil {
-		return Result{}, fmt.Errorf("%w: %v", ErrMerge, err)
+		return fail("%v", err)
 	}
-	out := Result{N: results[0].N, Shards: 1}
+	out := Result{N: first.N, AllTasks: first.AllTasks, Shards: 1}
+	var carry uint64
 	for _, r := range results {
-		out.Total += r.Total
-		out.Unique += r.Unique
-		out.C2 += r.C2
-		out.C4 += r.C4
-		out.C8 += r.C8
+		var c [5]uint64
+		out.Total, c[0] = bits.Add64(out.Total, r.Total, 0)
+		out.Unique, c[1] = bits.Add64(out.Unique, r.Unique, 0)
+		out.C2, c[2] = bits.Add64(out.C2, r.C2, 0)
+		out.C4, c[3] = bits.Add64(out.C4, r.C4, 0)
+		out.C8, c[4] = bits.Add64(out.C8, r.C8, 0)
+		for _, x := range c {
+			carry |= x
+		}
 		out.Tasks += r.Tasks
 		out.Elapsed = max(out.Elapsed, r.Elapsed)
 	}
+	switch {
+	case carry != 0:
+		return fail("the totals pass 2^64")
+	case out.Tasks != out.AllTasks:
+		return fail("the shards searched %d tasks, the search has %d", out.Tasks, out.AllTasks)
+	}
 	return out, nil
+}
+
+// consistent reports an error unless r's totals agree with its classes:
+// each unique solution stands for 2, 4 or 8 solutions by its symmetry.
+func (r Result) consistent() error {
+	if r.N < 4 {
+		// One solution for n = 1, none for 2 and 3.
+		if r.C2|r.C4|r.C8 != 0 || r.Total != r.Unique || r.Total > 1 || r.N != 1 && r.Total != 0 {
+			return fmt.Errorf("n=%d has %d solutions, %d unique, classes %d/%d/%d", r.N, r.Total, r.Unique, r.C2, r.C4, r.C8)
+		}
+		return nil
+	}
+	// Sums in 128 bits, so that forged classes cannot wrap to a match.
+	var unique, total [2]uint64
+	for _, t := range []struct{ c, m uint64 }{{r.C2, 2}, {r.C4, 4}, {r.C8, 8}} {
+		var carry uint64
+		unique[0], carry = bits.Add64(unique[0], t.c, 0)
+		unique[1] += carry
+		hi, lo := bits.Mul64(t.c, t.m)
+		total[0], carry = bits.Add64(total[0], lo, 0)
+		total[1] += hi + carry
+	}
+	if unique != [2]uint64{r.Unique, 0} || total != [2]uint64{r.Total, 0} {
+		return fmt.Errorf("%d solutions, %d unique, do not match classes c2=%d c4=%d c8=%d", r.Total, r.Unique, r.C2, r.C4, r.C8)
+	}
+	return nil
 }

@@ -74,7 +74,13 @@ func TestShards(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range []int{1, 2, 3, 5, 7, 16} {
+		for _, k := range []int{1, 2, 3, 5, 7, 16, 8193} {
+			if k > whole.AllTasks {
+				if _, err := Count(context.Background(), n, WithShard(0, k)); !errors.Is(err, ErrBadOption) {
+					t.Errorf("n=%d (%d tasks) in %d shards: err = %v, want ErrBadOption", n, whole.AllTasks, k, err)
+				}
+				continue
+			}
 			var parts []Result
 			for i := range k {
 				r, err := Count(context.Background(), n, WithShard(i, k), WithWorkers(1+i%3))
@@ -96,7 +102,18 @@ func TestShards(t *testing.T) {
 }
 
 func TestMergeRefuses(t *testing.T) {
-	part := func(n, i, k int) Result { return Result{N: n, Shard: i, Shards: k, Total: 1} }
+	// part is shard i of k of a search of 16 tasks that found one
+	// solution with no symmetry in each task.
+	part := func(n, i, k int) Result {
+		r := Result{N: n, Shard: i, Shards: k, AllTasks: 16}
+		for j := i; j < 16 && k > 0; j += k {
+			r.Tasks++
+		}
+		r.C8 = uint64(r.Tasks)
+		r.Unique, r.Total = r.C8, 8*r.C8
+		return r
+	}
+	with := func(r Result, change func(*Result)) Result { change(&r); return r }
 	tests := []struct {
 		name string
 		in   []Result
@@ -110,11 +127,27 @@ func TestMergeRefuses(t *testing.T) {
 		// A forged split once made Merge allocate a slice of its size.
 		{"split of 2^62", []Result{part(8, 0, 1<<62)}},
 		{"split of 10^12", []Result{part(8, 0, 1_000_000_000_000), part(8, 1, 1_000_000_000_000)}},
+		{"more shards than tasks", []Result{part(8, 0, 17)}},
+		{"shard 2/3 relabelled 0/1", []Result{with(part(8, 2, 3), func(r *Result) { r.Shard, r.Shards = 0, 1 })}},
+		{"other cut", []Result{part(8, 0, 2), with(part(8, 1, 2), func(r *Result) { r.AllTasks = 32 })}},
+		{"total against classes", []Result{with(part(8, 0, 1), func(r *Result) { r.Total++ })}},
+		{"unique against classes", []Result{with(part(8, 0, 1), func(r *Result) { r.Unique = 0 })}},
+		{"classes wrapping to the total", []Result{with(part(8, 0, 1), func(r *Result) { r.C8 += 1 << 61 })}},
+		{"total of 2^64-1", []Result{with(part(8, 0, 1), func(r *Result) { r.Total = 1<<64 - 1 })}},
+		{"sum over 2^64", []Result{
+			with(part(8, 0, 2), func(r *Result) { r.C8, r.Unique, r.Total = 1<<60, 1<<60, 1<<63 }),
+			with(part(8, 1, 2), func(r *Result) { r.C8, r.Unique, r.Total = 1<<60, 1<<60, 1<<63 }),
+		}},
+		{"no tasks", []Result{{N: 8, Shards: 1}}},
+		{"n=2 with a solution", []Result{{N: 2, Shards: 1, AllTasks: 1, Tasks: 1, Total: 1, Unique: 1}}},
 	}
 	for _, tt := range tests {
 		if _, err := Merge(tt.in...); !errors.Is(err, ErrMerge) {
 			t.Errorf("%s: err = %v, want ErrMerge", tt.name, err)
 		}
+	}
+	if _, err := Merge(part(8, 1, 2), part(8, 0, 2)); err != nil {
+		t.Errorf("two good shards: %v", err)
 	}
 }
 

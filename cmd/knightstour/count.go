@@ -40,6 +40,15 @@ type countResult struct {
 	PeakStates int   `json:"peak_states,omitempty"`
 	PeakBytes  int64 `json:"peak_bytes,omitempty"`
 	States     []int `json:"states,omitempty"`
+	// AllTasks is the tasks the whole enumeration was cut into: the tasks
+	// of its shards add up to it.
+	AllTasks int `json:"all_tasks,omitempty"`
+	// PartedAt and Followed are, for a shard of a frontier count, the
+	// squares added before the shards parted and the states there the
+	// shard followed: the followed of all the shards add up to the
+	// states after square parted_at.
+	PartedAt int `json:"parted_at,omitempty"`
+	Followed int `json:"followed,omitempty"`
 	// Passes is the most passes a square of a frontier count took.
 	Passes int `json:"passes,omitempty"`
 	// Resumed is the squares done in the checkpoint a count resumed from.
@@ -160,6 +169,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		res.Resumed = dp.Resumed
 		res.Passes = dp.Passes
+		res.PartedAt, res.Followed = dp.PartedAt, dp.Followed
 		res.Count, res.Workers, res.Tasks = dp.Tours, dp.Workers, len(dp.States)
 		res.PeakStates, res.PeakBytes, res.States, res.ByLength = dp.PeakStates, dp.PeakBytes, dp.States, dp.ByLength
 		res.ElapsedMS = float64(dp.Elapsed) / float64(time.Millisecond)
@@ -179,7 +189,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		res.Count, res.Nodes, res.Tasks, res.Workers = new(big.Int).SetUint64(st.Tours), st.Nodes, st.Tasks, st.Workers
+		res.Count, res.Nodes, res.Tasks, res.AllTasks, res.Workers = new(big.Int).SetUint64(st.Tours), st.Nodes, st.Tasks, st.AllTasks, st.Workers
 		res.ElapsedMS = float64(st.Elapsed) / float64(time.Millisecond)
 	}
 	if *asJSON {

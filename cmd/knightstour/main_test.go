@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -546,6 +547,79 @@ func TestParseBytesEmpty(t *testing.T) {
 	for _, s := range []string{"", "G", "-1G", "0"} {
 		if n, err := parseBytes(s); err == nil {
 			t.Errorf("parseBytes(%q) = %d, want an error", s, n)
+		}
+	}
+}
+
+// TestMergeRefusesForged checks that merge adds up nothing it cannot
+// trust: real shard results, each forged in one way a hand or a script
+// could.
+func TestMergeRefusesForged(t *testing.T) {
+	dir := t.TempDir()
+	run := func(args ...string) []string {
+		t.Helper()
+		n := 2
+		var outs []string
+		for i := range n {
+			shardArgs := append([]string{args[0], "-shard", fmt.Sprintf("%d/%d", i, n), "-json"}, args[1:]...)
+			code, out, errOut := runArgs(t, shardArgs...)
+			if code != exitOK {
+				t.Fatalf("%v: exit %d, %s", shardArgs, code, errOut)
+			}
+			outs = append(outs, strings.TrimSpace(out))
+		}
+		return outs
+	}
+	enum := run("count", "-method", "enum", "5x6")
+	dp := run("count", "-method", "dp", "6x6")
+	qs := run("queens", "8")
+	replace := func(parts []string, i int, old, new string) []string {
+		out := slices.Clone(parts)
+		if !strings.Contains(out[i], old) {
+			t.Fatalf("%q holds no %q", out[i], old)
+		}
+		out[i] = strings.Replace(out[i], old, new, 1)
+		return out
+	}
+	tests := []struct {
+		name  string
+		parts []string
+		want  string
+	}{
+		{"the real shards", enum, ""},
+		{"the real frontier shards", dp, ""},
+		{"the real queens shards", qs, ""},
+		{"shard 1/2 relabelled 0/1", replace(enum[1:], 0, `"shard":1,"shards":2`, `"shard":0,"shards":1`), "not the part"},
+		{"negative count", replace(enum, 0, `"count":`, `"count":-`), "negative"},
+		{"duplicate key", replace(enum, 0, `"count":`, `"count":1,"count":`), "given twice"},
+		{"case-folded key", replace(enum, 0, `"rows":`, `"Rows":`), `unknown key "Rows"`},
+		{"unknown key", replace(enum, 0, `"rows":`, `"bonus":7,"rows":`), `unknown key "bonus"`},
+		{"frontier shard relabelled 0/1", replace(dp[1:], 0, `"shard":1,"shards":2`, `"shard":0,"shards":1`), "parted"},
+		{"frontier shard followed more", replace(dp, 0, `"followed":`, `"followed":1`), "not the part"},
+		{"queens total of 2^64-1", replace(qs, 0, `"total":`, `"total":18446744073709551615,"x":`), "unknown key"},
+		{"queens total against its classes", replace(qs, 0, `"c8":`, `"c8":1`), "do not match"},
+		{"queens shard relabelled 0/1", replace(qs[1:], 0, `"shard":1,"shards":2`, `"shard":0,"shards":1`), "tasks"},
+	}
+	for _, tt := range tests {
+		name := filepath.Join(dir, strings.NewReplacer(" ", "-", "/", "-").Replace(tt.name)+".json")
+		if err := os.WriteFile(name, []byte(strings.Join(tt.parts, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := runArgs(t, "merge", name)
+		switch {
+		case tt.want == "" && code != exitOK:
+			t.Errorf("%s: merge exit %d, %s", tt.name, code, errOut)
+		case tt.want != "" && (code != exitFail || out != "" || !strings.Contains(errOut, tt.want)):
+			t.Errorf("%s: merge exit %d, stdout %q, stderr %q; want exit 1 and %q", tt.name, code, out, errOut, tt.want)
+		}
+	}
+	for _, args := range [][]string{
+		{"count", "-shard", "0/9999999999999", "5x6"},
+		{"queens", "-shard", "0/9999999999999", "8"},
+		{"queens", "-shard", "0/1000", "8"},
+	} {
+		if code, _, errOut := runArgs(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, %s; want %d", args, code, errOut, exitUsage)
 		}
 	}
 }

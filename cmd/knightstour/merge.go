@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +10,10 @@ import (
 	"io"
 	"math/big"
 	"os"
+	"reflect"
+	"strings"
 
+	"github.com/euler1758/knightstour"
 	"github.com/euler1758/knightstour/internal/shard"
 	"github.com/euler1758/knightstour/queens"
 )
@@ -61,10 +65,10 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 			switch kind.Kind {
 			case "tours":
 				res.tours = new(countResult)
-				err = json.Unmarshal(raw, res.tours)
+				err = decodeStrict(raw, res.tours)
 			case "queens":
 				res.queens = new(queensResult)
-				err = json.Unmarshal(raw, res.queens)
+				err = decodeStrict(raw, res.queens)
 			default:
 				err = fmt.Errorf("not a result of count -json or queens -json (kind %q)", kind.Kind)
 			}
@@ -103,7 +107,7 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		var parts []queens.Result
 		for _, r := range results {
 			q := r.queens
-			parts = append(parts, queens.Result{N: q.N, Total: q.Total, Unique: q.Unique, C2: q.C2, C4: q.C4, C8: q.C8, Tasks: q.Tasks, Shard: q.Shard, Shards: q.Shards})
+			parts = append(parts, queens.Result{N: q.N, Total: q.Total, Unique: q.Unique, C2: q.C2, C4: q.C4, C8: q.C8, Tasks: q.Tasks, AllTasks: q.AllTasks, Shard: q.Shard, Shards: q.Shards})
 		}
 		whole, err := queens.Merge(parts...)
 		if err != nil {
@@ -115,28 +119,17 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		return json.NewEncoder(stdout).Encode(out)
 	}
-	ids := make([]shard.ID, len(results))
+	counts := make([]*countResult, len(results))
 	for i, r := range results {
-		if r.tours.Limit != 0 {
-			return fmt.Errorf("shard %d/%d was limited (-limit): it is not a whole count", r.tours.Shard, r.tours.Shards)
-		}
-		if r.tours.Shards > 1 && r.tours.Free && r.tours.Method != "dp" {
-			// A census by enumeration is never split; a file that says
-			// otherwise holds a whole count under a shard's label.
-			return fmt.Errorf("shard %d/%d: a count of tours with free ends by enumeration is never split into shards", r.tours.Shard, r.tours.Shards)
-		}
-		ids[i] = shard.ID{Index: r.tours.Shard, Count: r.tours.Shards}
+		counts[i] = r.tours
 	}
-	if err := shard.Complete(ids); err != nil {
+	if err := checkParts(counts); err != nil {
 		return fmt.Errorf("cannot merge: %w", err)
 	}
 	out := *results[0].tours
 	out.Count, out.Nodes, out.Tasks, out.Workers, out.ElapsedMS, out.Shard, out.Shards = new(big.Int), 0, 0, 0, 0, 0, 1
 	for _, r := range results {
 		c := r.tours
-		if c.Count == nil {
-			return fmt.Errorf("shard %d/%d has no count", c.Shard, c.Shards)
-		}
 		out.Count.Add(out.Count, c.Count)
 		out.Nodes += c.Nodes
 		out.Tasks += c.Tasks
@@ -144,4 +137,96 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		out.ElapsedMS = max(out.ElapsedMS, c.ElapsedMS)
 	}
 	return json.NewEncoder(stdout).Encode(out)
+}
+
+// checkParts reports an error unless counts are the shards of one count,
+// each once, each whole (no -limit), and, as far as their numbers can
+// tell, each labelled as the shard it is: the tasks of an enumeration's
+// shards add up to the tasks its tree was cut into, and the states a
+// frontier count's shards followed add up to the states where they
+// parted.
+func checkParts(counts []*countResult) error {
+	ids := make([]shard.ID, len(counts))
+	first := counts[0]
+	tasks, followed := 0, 0
+	for i, c := range counts {
+		label := shard.ID{Index: c.Shard, Count: c.Shards}
+		ids[i] = label
+		switch {
+		case c.Count == nil:
+			return fmt.Errorf("shard %v has no count", label)
+		case c.Count.Sign() < 0:
+			return fmt.Errorf("shard %v has a negative count, %v", label, c.Count)
+		case c.Shards > knightstour.MaxShards:
+			return fmt.Errorf("shard %v: no count splits into more than %d shards", label, knightstour.MaxShards)
+		case c.Limit != 0:
+			return fmt.Errorf("shard %v was limited (-limit): it is not a whole count", label)
+		case c.Shards > 1 && c.Free && c.Method != "dp":
+			// A census by enumeration is never split; a file that says
+			// otherwise holds a whole count under a shard's label.
+			return fmt.Errorf("shard %v: a count of tours with free ends by enumeration is never split into shards", label)
+		case c.Method == "enum" && !c.Free && (c.AllTasks < 1 || c.AllTasks != first.AllTasks || c.Tasks < 0 || c.Tasks > c.AllTasks):
+			return fmt.Errorf("shard %v: %d tasks of a tree cut into %d, where shard %d/%d says %d", label, c.Tasks, c.AllTasks, first.Shard, first.Shards, first.AllTasks)
+		case c.Method == "dp" && c.Shards == 1 && c.PartedAt != 0:
+			return fmt.Errorf("shard %v parted its states after square %d: it is a part of a split count, not a whole one", label, c.PartedAt)
+		case c.Method == "dp" && c.Shards > 1 && (c.PartedAt < 1 || c.PartedAt > len(c.States) || c.PartedAt != first.PartedAt || c.Followed < 0):
+			return fmt.Errorf("shard %v parted after square %d, shard %d/%d after square %d", label, c.PartedAt, first.Shard, first.Shards, first.PartedAt)
+		case c.Method == "dp" && c.Shards > 1 && c.States[c.PartedAt-1] != first.States[c.PartedAt-1]:
+			return fmt.Errorf("shard %v had %d states where the shards parted, shard %d/%d %d", label, c.States[c.PartedAt-1], first.Shard, first.Shards, first.States[c.PartedAt-1])
+		}
+		tasks += c.Tasks
+		followed += c.Followed
+	}
+	if err := shard.Complete(ids); err != nil {
+		return err
+	}
+	switch {
+	case first.Method == "enum" && !first.Free && tasks != first.AllTasks:
+		return fmt.Errorf("the shards walked %d tasks of a tree cut into %d: a shard is not the part its label says", tasks, first.AllTasks)
+	case first.Method == "dp" && first.Shards > 1 && followed != first.States[first.PartedAt-1]:
+		return fmt.Errorf("the shards followed %d of the %d states where they parted: a shard is not the part its label says", followed, first.States[first.PartedAt-1])
+	}
+	return nil
+}
+
+// decodeStrict decodes the JSON object raw into v, a pointer to a struct,
+// refusing what encoding/json lets through and a forged file could use: a
+// key given twice (the last would win), a key that names a field only when
+// case is ignored ("Rows" for "rows"), and a key of no field.
+func decodeStrict(raw []byte, v any) error {
+	names := map[string]bool{}
+	t := reflect.TypeOf(v).Elem()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "" {
+			name = t.Field(i).Name
+		}
+		names[name] = true
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil {
+		return err
+	} else if tok != json.Delim('{') {
+		return errors.New("not a JSON object")
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		switch {
+		case !names[key]:
+			return fmt.Errorf("unknown key %q", key)
+		case seen[key]:
+			return fmt.Errorf("key %q given twice", key)
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return err
+		}
+	}
+	return json.Unmarshal(raw, v)
 }

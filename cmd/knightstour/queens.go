@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,6 +24,7 @@ type queensResult struct {
 	C4        uint64  `json:"c4"`
 	C8        uint64  `json:"c8"`
 	Tasks     int     `json:"tasks"`
+	AllTasks  int     `json:"all_tasks"`
 	Shard     int     `json:"shard"`
 	Shards    int     `json:"shards"`
 	ElapsedMS float64 `json:"elapsed_ms"`
@@ -30,7 +32,7 @@ type queensResult struct {
 
 func toQueensResult(r queens.Result) queensResult {
 	return queensResult{Kind: "queens", N: r.N, Total: r.Total, Unique: r.Unique, C2: r.C2, C4: r.C4, C8: r.C8,
-		Tasks: r.Tasks, Shard: r.Shard, Shards: r.Shards, ElapsedMS: float64(r.Elapsed) / float64(time.Millisecond)}
+		Tasks: r.Tasks, AllTasks: r.AllTasks, Shard: r.Shard, Shards: r.Shards, ElapsedMS: float64(r.Elapsed) / float64(time.Millisecond)}
 }
 
 func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -92,6 +94,9 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	r, err := queens.Count(ctx, n, opts...)
 	progress.done()
+	if errors.Is(err, queens.ErrBadOption) {
+		return usageError{err, hint}
+	}
 	if err != nil {
 		return err
 	}

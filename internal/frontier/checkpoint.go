@@ -41,9 +41,11 @@ type manifest struct {
 	Stride int `json:"stride"`
 	// Squares is how many squares were added; States the states after
 	// each of them.
-	Squares  int        `json:"squares"`
-	States   []int      `json:"states"`
-	ShardAt  int        `json:"shard_at"`
+	Squares int   `json:"squares"`
+	States  []int `json:"states"`
+	ShardAt int   `json:"shard_at"`
+	// Kept is how many of the States[ShardAt-1] the shard followed.
+	Kept     int        `json:"kept,omitempty"`
 	Total    []uint64   `json:"total"`
 	ByLength [][]uint64 `json:"by_length"`
 	Files    []fileSum  `json:"files"`
@@ -120,7 +122,7 @@ func (r *counter) layerPrefix() string {
 func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64) error {
 	stride := r.k + 1
 	m := manifest{Format: checkpointFormat, Job: r.job(), Limbs: r.k, Stride: stride, Squares: v + 1,
-		States: r.states[:v+1], ShardAt: r.shardAt, Total: total, ByLength: r.byLength}
+		States: r.states[:v+1], ShardAt: r.shardAt, Kept: r.followed, Total: total, ByLength: r.byLength}
 	index := map[*layerFile]int64{}
 	for _, lf := range cur.files {
 		if err := lf.f.Sync(); err != nil {
@@ -233,8 +235,10 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 		return nil, nil, bad("%d squares done of %d, with %d counts of states", m.Squares, r.f.n, len(m.States))
 	case len(m.Total) != m.Limbs || len(m.ByLength) != r.f.l:
 		return nil, nil, bad("totals of the wrong size")
-	case m.ShardAt < -1 || m.ShardAt >= m.Squares:
+	case m.ShardAt < -1 || m.ShardAt >= m.Squares || m.ShardAt == 0:
 		return nil, nil, bad("shards parted at square %d", m.ShardAt)
+	case m.Kept < 0 || m.ShardAt > 0 && m.Kept > m.States[m.ShardAt-1] || m.ShardAt < 0 && m.Kept != 0:
+		return nil, nil, bad("the shard followed %d states", m.Kept)
 	}
 	for _, b := range m.ByLength {
 		if b != nil && len(b) != m.Limbs {

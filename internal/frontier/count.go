@@ -142,8 +142,10 @@ type Result struct {
 	// memory limit at once (Config.SpillDir).
 	Passes int
 	// ShardAt is, for a shard, the number of squares added before the
-	// shards parted; -1 for a whole count.
-	ShardAt int
+	// shards parted; -1 for a whole count. Kept is how many of the
+	// States[ShardAt-1] states there the shard followed: the Kept of all
+	// the shards add up to those states.
+	ShardAt, Kept int
 }
 
 // Count counts the tours that cfg describes.
@@ -211,7 +213,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		res.States = r.states
 		res.PeakStates = r.peak
 		res.Resumed = r.resumed
-		res.ShardAt = r.shardAt
+		res.ShardAt, res.Kept = r.shardAt, r.followed
 		res.Passes = max(r.passes, 1)
 		res.PeakBytes = r.mem.peak.Load()
 	}
@@ -257,6 +259,7 @@ type counter struct {
 	states   []int
 	peak     int
 	shardAt  int          // the step where the shards parted, or -1
+	followed int          // the states this shard followed there
 	spill    bool         // layers go to disk
 	resumed  int          // squares done in the checkpoint resumed from
 	passes   int          // the most passes a step took
@@ -288,7 +291,7 @@ func (r *counter) firstZ() int {
 // cycles; errOverflow if the counts need more than r.k limbs.
 func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	f, k := r.f, r.k
-	r.states, r.peak, r.shardAt = make([]int, 0, f.n), 0, -1
+	r.states, r.peak, r.shardAt, r.followed = make([]int, 0, f.n), 0, -1, 0
 	r.byLength = make([][]uint64, f.l)
 	r.done.Store(0)
 	r.mem.used.Store(r.vb.bytes()) // the demand filters stay from one attempt to the next
@@ -325,7 +328,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			cur, v0, r.kept = l, m.Squares, l.files
 			r.states = append(r.states, m.States...)
 			r.peak = slices.Max(r.states)
-			r.shardAt = m.ShardAt
+			r.shardAt, r.followed = m.ShardAt, m.Kept
 			copy(total, m.Total)
 			copy(r.byLength, m.ByLength)
 			r.done.Store(int64(v0))

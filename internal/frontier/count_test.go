@@ -111,6 +111,7 @@ func TestCountShards(t *testing.T) {
 		}
 		for _, n := range []int{1, 3, 4, 100000} {
 			sum := new(big.Int)
+			kept, at := 0, 0
 			for i := range n {
 				cfg.Shard, cfg.Shards = i, n
 				if i%2 == 1 {
@@ -121,6 +122,10 @@ func TestCountShards(t *testing.T) {
 					t.Fatal(err)
 				}
 				sum.Add(sum, part.Tours)
+				kept, at = kept+part.Kept, part.ShardAt
+				if n > 1 && (part.ShardAt < 1 || part.States[part.ShardAt-1] != whole.States[part.ShardAt-1]) {
+					t.Fatalf("%dx%d %v shard %d/%d parted at %d", cfg.Rows, cfg.Cols, cfg.Mode, i, n, part.ShardAt)
+				}
 				cfg.SpillDir = ""
 				if n > 100 && i > 3 {
 					break // the rest are checked below
@@ -128,6 +133,9 @@ func TestCountShards(t *testing.T) {
 			}
 			if n > 100 {
 				continue
+			}
+			if n > 1 && kept != whole.States[at-1] {
+				t.Errorf("%dx%d %v in %d shards: they followed %d states of the %d where they parted", cfg.Rows, cfg.Cols, cfg.Mode, n, kept, whole.States[at-1])
 			}
 			if sum.Cmp(whole.Tours) != 0 {
 				t.Errorf("%dx%d %v in %d shards: %v, want %v", cfg.Rows, cfg.Cols, cfg.Mode, n, sum, whole.Tours)

@@ -90,6 +90,7 @@ type stepper struct {
 	est    int
 	final  bool
 	states atomic.Int64 // states placed in out
+	kept   atomic.Int64 // states of cur expanded (a shard's part of them)
 	// scratch holds, per worker, a group on its way to disk.
 	scratch [][]uint64
 	// passes is how many passes the lean step took.
@@ -188,7 +189,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		}
 	}
 	if shard {
-		r.shardAt = v
+		r.shardAt, r.followed = v, int(s.kept.Load())
 	}
 	r.passes = max(r.passes, s.passes)
 	s.out.n = int(s.states.Load())
@@ -216,6 +217,7 @@ func (s *stepper) expand(freeCur bool) error {
 	}
 	r.expanded.Store(0)
 	r.pieces.Store(int64(len(s.pieces)))
+	s.kept.Store(0)
 	err := parallel(s.ctx, len(s.ws), len(s.pieces), func(wi, i int) error {
 		defer r.expanded.Add(1)
 		w := s.ws[wi]
@@ -229,10 +231,13 @@ func (s *stepper) expand(freeCur bool) error {
 				return err
 			}
 		}
+		kept := int64(0)
+		defer func() { s.kept.Add(kept) }()
 		for j := lo; j < hi; j += stride {
 			if w.shard && hashKey(entries[j])%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
 				continue
 			}
+			kept++
 			if r.f.packed {
 				w.expandPacked(entries[j], entries[j+1:j+stride])
 			} else {
