@@ -18,12 +18,20 @@ import (
 //	# knightstour 3x4 open
 //	8:13230316231
 //	8:13230316563
+//	# end 2
 //
 // The header names the board, and "closed" if every tour must be closed.
-const tourFileMagic = "# knightstour"
+// The last line counts the tours: a file without it was cut short (its
+// writer was stopped), and a reader says so instead of taking the tours
+// it holds for all of them.
+const (
+	tourFileMagic = "# knightstour"
+	tourFileEnd   = "# end"
+)
 
-// TourWriter writes tours in the tour file format. It buffers: call Flush
-// at the end. A TourWriter is for one goroutine; Solver.All delivers tours
+// TourWriter writes tours in the tour file format. It buffers: call Close
+// at the end, which writes the line that marks the file as whole, or Flush
+// to write out what is buffered of a file that is not (yet) whole. A TourWriter is for one goroutine; Solver.All delivers tours
 // on the caller's goroutine in order, so tours from any number of workers
 // reach a file whole and in order.
 type TourWriter struct {
@@ -32,6 +40,7 @@ type TourWriter struct {
 	cols   int
 	closed bool
 	wrote  bool
+	n      int // tours written
 	line   []byte
 	jump   map[Move]byte
 }
@@ -67,14 +76,29 @@ func (tw *TourWriter) Write(t Tour) error {
 		prev = c
 	}
 	tw.line = append(tw.line, '\n')
-	_, err := tw.w.Write(tw.line)
-	return err
+	if _, err := tw.w.Write(tw.line); err != nil {
+		return err
+	}
+	tw.n++
+	return nil
 }
 
 // Flush writes out what is buffered; a file with no tours still gets its
-// header.
+// header. The file is not whole until Close.
 func (tw *TourWriter) Flush() error {
 	if err := tw.header(); err != nil {
+		return err
+	}
+	return tw.w.Flush()
+}
+
+// Close ends the file with the line that counts its tours and writes out
+// what is buffered. It does not close the underlying writer.
+func (tw *TourWriter) Close() error {
+	if err := tw.header(); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(tw.w, "%s %d\n", tourFileEnd, tw.n); err != nil {
 		return err
 	}
 	return tw.w.Flush()
@@ -102,42 +126,105 @@ func (e *FileError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e
 // Unwrap returns the reason.
 func (e *FileError) Unwrap() error { return e.Err }
 
-// ErrBadFile reports a tour file whose header is missing or malformed.
+// ErrBadFile reports a tour file whose header, a line, or its end is
+// missing or malformed.
 var ErrBadFile = errors.New("knightstour: not a tour file")
 
-// ReadTours reads a tour file, checking every tour with Validate (and that
-// it is closed if the header says so); it yields each tour, or a
-// *FileError for the first bad line and stops. The Tour is valid until the
+// maxTourLine is the longest line a tour file can hold: the start square
+// and a digit a jump on the largest board.
+const maxTourLine = 4 * MaxSquares
+
+// A TourReader reads a tour file (see NewTourWriter): the header when it is
+// made, the tours as Tours asks for them.
+type TourReader struct {
+	rows, cols int
+	closed     bool
+	sc         *bufio.Scanner
+	line       int // the number of the line last read
+}
+
+// NewTourReader reads the header of a tour file. It fails with a
+// *FileError wrapping ErrBadFile when the file is empty or its first line
+// is not a header exactly as TourWriter writes it.
+func NewTourReader(r io.Reader) (*TourReader, error) {
+	tr := &TourReader{sc: bufio.NewScanner(r)}
+	tr.sc.Buffer(make([]byte, 1<<16), maxTourLine)
+	if !tr.scan() {
+		if err := tr.err(); err != nil {
+			return nil, err
+		}
+		return nil, &FileError{1, fmt.Errorf("%w: empty", ErrBadFile)}
+	}
+	text := tr.sc.Text()
+	bad := &FileError{1, fmt.Errorf("%w: header %q, want \"%s RxC open|closed\"", ErrBadFile, text, tourFileMagic)}
+	size, kind, ok := strings.Cut(strings.TrimPrefix(text, tourFileMagic+" "), " ")
+	r1, c1, ok2 := strings.Cut(size, "x")
+	rows, err1 := strconv.Atoi(r1)
+	cols, err2 := strconv.Atoi(c1)
+	if !ok || !ok2 || err1 != nil || err2 != nil || checkSize(rows, cols) != nil ||
+		(kind != "open" && kind != "closed") || text != fmt.Sprintf("%s %dx%d %s", tourFileMagic, rows, cols, kind) {
+		return nil, bad // the last test refuses signs, zeros in front, spaces and junk after the kind
+	}
+	tr.rows, tr.cols, tr.closed = rows, cols, kind == "closed"
+	return tr, nil
+}
+
+// Rows gives the number of rows of the file's board.
+func (tr *TourReader) Rows() int { return tr.rows }
+
+// Cols gives the number of columns of the file's board.
+func (tr *TourReader) Cols() int { return tr.cols }
+
+// Closed reports whether the file promises closed tours only.
+func (tr *TourReader) Closed() bool { return tr.closed }
+
+func (tr *TourReader) scan() bool {
+	ok := tr.sc.Scan()
+	if ok || tr.sc.Err() != nil {
+		tr.line++
+	}
+	return ok
+}
+
+// err returns the scanner's error as a *FileError on the line it met it.
+func (tr *TourReader) err() error {
+	switch err := tr.sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		return &FileError{tr.line, fmt.Errorf("%w: a line longer than %d bytes, the most a tour of the largest board takes", ErrBadFile, maxTourLine)}
+	case err != nil:
+		return &FileError{tr.line, err}
+	}
+	return nil
+}
+
+// Tours yields the tours of the file, each checked with Validate (and
+// that it is closed if the header says so), or a *FileError for the first
+// bad line, or for a file cut short, and stops. The Tour is valid until the
 // next one: Clone it to keep it.
-func ReadTours(r io.Reader) iter.Seq2[Tour, error] {
+func (tr *TourReader) Tours() iter.Seq2[Tour, error] {
 	return func(yield func(Tour, error) bool) {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 1<<16), 4*MaxSquares)
-		if !sc.Scan() {
-			err := sc.Err()
-			if err == nil {
-				err = fmt.Errorf("%w: empty", ErrBadFile)
-			}
-			yield(Tour{}, err)
-			return
-		}
-		var rows, cols int
-		var kind string
-		header := strings.TrimPrefix(sc.Text(), tourFileMagic+" ")
-		if _, err := fmt.Sscanf(header, "%dx%d %s", &rows, &cols, &kind); err != nil || header == sc.Text() ||
-			(kind != "open" && kind != "closed") || checkSize(rows, cols) != nil {
-			yield(Tour{}, &FileError{1, fmt.Errorf("%w: header %q, want \"%s RxC open|closed\"", ErrBadFile, sc.Text(), tourFileMagic)})
-			return
-		}
+		rows, cols := tr.rows, tr.cols
 		order := SeedOrder()
 		path := make([]Coordinate, 0, rows*cols)
 		t := Tour{rows: rows, cols: cols, squares: make([]uint16, rows*cols)}
-		for line := 2; sc.Scan(); line++ {
-			fail := func(err error) { yield(Tour{}, &FileError{line, err}) }
-			start, jumps, ok := strings.Cut(sc.Text(), ":")
+		n := 0
+		for tr.scan() {
+			fail := func(err error) { yield(Tour{}, &FileError{tr.line, err}) }
+			text := tr.sc.Text()
+			if count, ok := strings.CutPrefix(text, tourFileEnd+" "); ok {
+				if count != strconv.Itoa(n) {
+					fail(fmt.Errorf("%w: the end line says %q tours, the file holds %d", ErrBadFile, count, n))
+				} else if tr.scan() {
+					fail(fmt.Errorf("%w: a line after the end line", ErrBadFile))
+				} else if err := tr.err(); err != nil {
+					yield(Tour{}, err)
+				}
+				return
+			}
+			start, jumps, ok := strings.Cut(text, ":")
 			sq, err := strconv.Atoi(start)
-			if !ok || err != nil || sq < 0 || sq >= rows*cols {
-				fail(fmt.Errorf("%w: want START:JUMPS, got %q", ErrBadFile, sc.Text()))
+			if !ok || err != nil || sq < 0 || sq >= rows*cols || start != strconv.Itoa(sq) {
+				fail(fmt.Errorf("%w: want START:JUMPS, got %q", ErrBadFile, text))
 				return
 			}
 			path = append(path[:0], Coordinate{sq / cols, sq % cols})
@@ -150,7 +237,7 @@ func ReadTours(r io.Reader) iter.Seq2[Tour, error] {
 				path = append(path, path[len(path)-1].Offset(m.DRow, m.DCol))
 			}
 			closed, err := Validate(rows, cols, path)
-			if err == nil && kind == "closed" && !closed {
+			if err == nil && tr.closed && !closed {
 				err = &TourError{-1, "the file holds closed tours, this one is open"}
 			}
 			if err != nil {
@@ -160,12 +247,28 @@ func ReadTours(r io.Reader) iter.Seq2[Tour, error] {
 			for i, c := range path {
 				t.squares[i] = uint16(c.Row*cols + c.Col)
 			}
+			n++
 			if !yield(t, nil) {
 				return
 			}
 		}
-		if err := sc.Err(); err != nil {
+		if err := tr.err(); err != nil {
 			yield(Tour{}, err)
+			return
 		}
+		yield(Tour{}, &FileError{tr.line + 1, fmt.Errorf("%w: cut short after %d tours: no %q line (its writer was stopped)", ErrBadFile, n, tourFileEnd+" N")})
+	}
+}
+
+// ReadTours reads a tour file: NewTourReader, then its Tours; a bad header
+// is the first and only error it yields.
+func ReadTours(r io.Reader) iter.Seq2[Tour, error] {
+	return func(yield func(Tour, error) bool) {
+		tr, err := NewTourReader(r)
+		if err != nil {
+			yield(Tour{}, err)
+			return
+		}
+		tr.Tours()(yield)
 	}
 }

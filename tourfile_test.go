@@ -31,7 +31,7 @@ func TestTourFileRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := tw.Flush(); err != nil {
+		if err := tw.Close(); err != nil {
 			t.Fatal(err)
 		}
 		if per := float64(buf.Len()) / float64(len(want)); per > 30+6 {
@@ -62,11 +62,11 @@ func TestTourFileFormat(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := tw.Flush(); err != nil {
+	if err := tw.Close(); err != nil {
 		t.Fatal(err)
 	}
 	// {2,0} is square 8; (-1,2) is jump 3, (-1,-2) jump 7, (2,1) jump 0, ...
-	want := "# knightstour 3x4 open\n8:37037025165\n8:37037073073\n"
+	want := "# knightstour 3x4 open\n8:37037025165\n8:37037073073\n# end 2\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -79,22 +79,32 @@ func TestTourFileFormat(t *testing.T) {
 }
 
 func TestReadToursRejects(t *testing.T) {
+	const head, tour = "# knightstour 3x4 open\n", "8:37037025165\n"
 	tests := []struct {
 		name, file string
 		want       error
 		line       int
 	}{
-		{"empty", "", ErrBadFile, 0},
+		{"empty", "", ErrBadFile, 1},
 		{"no header", "8:37037025165\n", ErrBadFile, 1},
 		{"bad size", "# knightstour 0x4 open\n", ErrBadFile, 1},
 		{"bad kind", "# knightstour 3x4 circular\n", ErrBadFile, 1},
-		{"no colon", "# knightstour 3x4 open\n837132631714\n", ErrBadFile, 2},
-		{"bad jump", "# knightstour 3x4 open\n8:3703702516x\n", ErrBadFile, 2},
-		{"start off board", "# knightstour 3x4 open\n12:37037025165\n", ErrBadFile, 2},
-		{"too short", "# knightstour 3x4 open\n8:3703702516\n", ErrInvalidTour, 2},
-		{"off the board", "# knightstour 3x4 open\n8:00000000000\n", ErrInvalidTour, 2},
-		{"repeats", "# knightstour 3x4 open\n8:37037025165\n8:37373737373\n", ErrInvalidTour, 3},
-		{"open in closed file", "# knightstour 3x4 closed\n8:37037025165\n", ErrInvalidTour, 2},
+		{"junk after the header", "# knightstour 3x4 open junk\n", ErrBadFile, 1},
+		{"header with a sign", "# knightstour +3x4 open\n", ErrBadFile, 1},
+		{"header with a zero in front", "# knightstour 03x4 open\n", ErrBadFile, 1},
+		{"no colon", head + "837132631714\n", ErrBadFile, 2},
+		{"bad jump", head + "8:3703702516x\n", ErrBadFile, 2},
+		{"start off board", head + "12:37037025165\n", ErrBadFile, 2},
+		{"start with a sign", head + "+8:37037025165\n", ErrBadFile, 2},
+		{"too short", head + "8:3703702516\n", ErrInvalidTour, 2},
+		{"off the board", head + "8:00000000000\n", ErrInvalidTour, 2},
+		{"repeats", head + tour + "8:37373737373\n", ErrInvalidTour, 3},
+		{"open in closed file", "# knightstour 3x4 closed\n" + tour, ErrInvalidTour, 2},
+		{"header only, cut short", head, ErrBadFile, 2},
+		{"cut short", head + tour, ErrBadFile, 3},
+		{"end line counts wrong", head + tour + "# end 3\n", ErrBadFile, 3},
+		{"line after the end line", head + tour + "# end 1\n" + tour, ErrBadFile, 4},
+		{"line over the longest tour", head + "8:" + strings.Repeat("3", 5*MaxSquares) + "\n# end 1\n", ErrBadFile, 2},
 	}
 	for _, tt := range tests {
 		var err error
@@ -110,5 +120,29 @@ func TestReadToursRejects(t *testing.T) {
 		if !errors.Is(err, tt.want) || tt.line > 0 && (!errors.As(err, &fe) || fe.Line != tt.line) {
 			t.Errorf("%s: after %d tours err = %v; want %v on line %d", tt.name, n, err, tt.want, tt.line)
 		}
+	}
+}
+
+// TestTourReaderHeader checks that a reader knows its board before any
+// tour, even in a file with none.
+func TestTourReaderHeader(t *testing.T) {
+	var buf bytes.Buffer
+	if err := NewTourWriter(&buf, 5, 5, true).Close(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTourReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, err := range tr.Tours() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	got := []int{tr.Rows(), tr.Cols(), n}
+	if diff := cmp.Diff([]int{5, 5, 0}, got); diff != "" || !tr.Closed() {
+		t.Errorf("a file of no closed tours of 5x5 (-want +got):\n%s closed %v", diff, tr.Closed())
 	}
 }

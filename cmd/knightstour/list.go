@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/euler1758/knightstour"
 )
@@ -22,43 +21,51 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer progress.done()
 	out := stdout
+	var file *atomicFile
 	if *outFile != "" {
-		f, err := os.Create(*outFile)
-		if err != nil {
+		if file, err = createAtomic(*outFile); err != nil {
 			return err
 		}
-		defer f.Close()
-		out = f
+		defer file.abort() // unless committed: a file is whole or absent
+		out = file
 	}
 	// One writer, on this goroutine, gets the tours in order from all the
 	// workers: nothing to lock, nothing interleaved.
 	var write func(knightstour.Tour) error
-	var flush func() error
+	var flush, end func() error
 	if *outFile != "" || *compact {
 		tw := knightstour.NewTourWriter(out, s.Rows(), s.Cols(), s.Closed())
-		write, flush = tw.Write, tw.Flush
+		write, flush, end = tw.Write, tw.Flush, tw.Close
 	} else {
 		w := bufio.NewWriterSize(out, 1<<16)
 		write = func(t knightstour.Tour) error {
 			_, err := fmt.Fprintln(w, t)
 			return err
 		}
-		flush = w.Flush
+		flush, end = w.Flush, w.Flush
 	}
+	n := 0
 	for tour, err := range s.All(ctx) {
 		if err == nil {
 			err = write(tour)
 		}
 		if err != nil {
 			flush()
-			return err
+			if file != nil {
+				return fmt.Errorf("%w; %s not written", err, *outFile)
+			}
+			// What was printed is a prefix of the list: say so where a
+			// reader of the output will look. (The compact format also
+			// lacks its end line, which readers check.)
+			return fmt.Errorf("%w; the output holds only the first %d tours", err, n)
 		}
+		n++
 	}
-	if err := flush(); err != nil {
+	if err := end(); err != nil {
 		return err
 	}
-	if f, ok := out.(*os.File); ok && f != stdout {
-		return f.Close()
+	if file != nil {
+		return file.commit()
 	}
 	return nil
 }

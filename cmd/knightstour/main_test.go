@@ -378,8 +378,29 @@ func TestListToFileAndVerify(t *testing.T) {
 		t.Errorf("verify without a file: exit %d, %s", code, errOut)
 	}
 	_, out, _ = runArgs(t, "list", "-compact", "-limit", "1", "3x4")
-	if out != "# knightstour 3x4 open\n8:37037025165\n" {
+	if out != "# knightstour 3x4 open\n8:37037025165\n# end 1\n" {
 		t.Errorf("list -compact: %q", out)
+	}
+}
+
+// TestListInterrupted checks that an interrupted list leaves no file under
+// the name asked for, and says that what it printed is partial.
+func TestListInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tours.txt")
+	var out, errOut bytes.Buffer
+	if code := run(ctx, []string{"list", "-quiet", "-o", file, "6x6"}, &out, &errOut); code != exitFail || !strings.Contains(errOut.String(), "not written") {
+		t.Errorf("list -o, interrupted: exit %d, %s", code, errOut.String())
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("list -o, interrupted, left %v", left)
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := run(ctx, []string{"list", "-quiet", "6x6"}, &out, &errOut); code != exitFail || !strings.Contains(errOut.String(), "only the first 0 tours") {
+		t.Errorf("list, interrupted: exit %d, %s", code, errOut.String())
 	}
 }
 

@@ -26,18 +26,20 @@ func runVerify(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer f.Close()
+	tr, err := knightstour.NewTourReader(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+	}
 	var n, closed int
-	var rows, cols int
-	for t, err := range knightstour.ReadTours(f) {
+	for t, err := range tr.Tours() {
 		if err != nil {
 			return fmt.Errorf("%s: %w (after %d good tours)", fs.Arg(0), err, n)
 		}
 		n++
-		rows, cols = t.Rows(), t.Cols()
 		if t.Closed() {
 			closed++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: %d valid tours of %dx%d, %d of them closed\n", fs.Arg(0), n, rows, cols, closed)
+	fmt.Fprintf(stdout, "%s: %d valid tours of %dx%d, %d of them closed\n", fs.Arg(0), n, tr.Rows(), tr.Cols(), closed)
 	return nil
 }
