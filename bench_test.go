@@ -249,3 +249,59 @@ func BenchmarkConstruct10000Closed(b *testing.B) { benchConstruct(b, 10000, 1000
 func BenchmarkConstructStrip4x100000(b *testing.B) {
 	benchConstruct(b, 4, 100_000, WithStart(Coordinate{0, 50_000}))
 }
+
+// cancelLatency runs call with contexts cancelled after each of delays and
+// reports the mean and the worst time from the cancel to the return, in
+// milliseconds (ms-to-return, worst-ms-to-return).
+func cancelLatency(b *testing.B, delays []time.Duration, call func(context.Context) error) {
+	var total, worst time.Duration
+	n := 0
+	for b.Loop() {
+		for _, d := range delays {
+			ctx, cancel := context.WithCancel(context.Background())
+			fired := make(chan time.Time, 1)
+			timer := time.AfterFunc(d, func() { fired <- time.Now(); cancel() })
+			err := call(ctx)
+			returned := time.Now()
+			timer.Stop()
+			cancel()
+			if err == nil {
+				b.Logf("finished within %v", d)
+				continue
+			}
+			lat := returned.Sub(<-fired)
+			b.Logf("cancelled after %v: returned in %v", d, lat)
+			total += lat
+			worst = max(worst, lat)
+			n++
+		}
+	}
+	b.ReportMetric(float64(total)/float64(max(n, 1))/1e6, "ms-to-return")
+	b.ReportMetric(float64(worst)/1e6, "worst-ms-to-return")
+}
+
+// BenchmarkCancelConstruct cancels the construction of a tour of
+// 20000x20000 (400 million squares, about 3 s) at several points.
+func BenchmarkCancelConstruct(b *testing.B) {
+	cancelLatency(b, []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond, 600 * time.Millisecond, time.Second, 1500 * time.Millisecond},
+		func(ctx context.Context) error {
+			_, err := Construct(ctx, constructSide, constructSide)
+			return err
+		})
+}
+
+// BenchmarkCancelCountDP cancels a frontier count of the 8x8 closed tours
+// (about 20 minutes) at several points.
+func BenchmarkCancelCountDP(b *testing.B) {
+	cancelLatency(b, []time.Duration{10 * time.Millisecond, 300 * time.Millisecond, time.Second, 5 * time.Second, 20 * time.Second},
+		func(ctx context.Context) error {
+			_, err := CountDP(ctx, 8, 8, WithClosed(), WithMemoryLimit(dpCancelMemory))
+			return err
+		})
+}
+
+// constructSide is the side of the board BenchmarkCancelConstruct builds.
+var constructSide = 10000
+
+// dpCancelMemory bounds the memory of BenchmarkCancelCountDP's counts.
+var dpCancelMemory int64 = 4 << 30

@@ -90,7 +90,7 @@ const (
 
 // planBlocks cuts the board into blocks and finds their tours. It returns
 // nil if the board is a single block with no path from start.
-func planBlocks(rows, cols int, start Coordinate) (*blockPlan, error) {
+func planBlocks(ctx context.Context, rows, cols int, start Coordinate) (*blockPlan, error) {
 	p := &blockPlan{rows: rows, cols: cols, cycles: map[[3]int]*blockTour{}, needed: map[[3]int]*blockTour{}}
 	search := newBlockSearch(maxBlockSide, maxBlockSide)
 	if rows*cols%2 == 0 {
@@ -109,6 +109,9 @@ func planBlocks(rows, cols int, start Coordinate) (*blockPlan, error) {
 	}
 	p.tours = make([][]*blockTour, len(p.rowParts))
 	for i, h := range p.rowParts {
+		if err := ctx.Err(); err != nil { // a band: thousands of blocks on a large board
+			return nil, err
+		}
 		p.tours[i] = make([]*blockTour, len(p.colParts))
 		for j, w := range p.colParts {
 			if [2]int{i, j} == p.root && p.startTour != nil {
@@ -370,7 +373,10 @@ func (p *blockPlan) link(ctx context.Context, workers int) ([]uint32, error) {
 		}
 	}
 
-	next := make([]uint32, p.rows*p.cols)
+	next, err := makeWords(ctx, p.rows*p.cols)
+	if err != nil {
+		return nil, err
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
 	for i := range nr {
@@ -401,6 +407,9 @@ func (p *blockPlan) link(ctx context.Context, workers int) ([]uint32, error) {
 		join(tour(i, jv), tour(i+1, jv), rowAt[i]*p.cols+colAt[jv], rowAt[i+1]*p.cols+colAt[jv], portBottom, portTop, flip[i][jv])
 	}
 	for i := range nr {
+		if err := ctx.Err(); err != nil { // a band of joins, each a few loads from far apart
+			return nil, err
+		}
 		for j := 0; j+1 < nc; j++ {
 			join(tour(i, j), tour(i, j+1), rowAt[i]*p.cols+colAt[j], rowAt[i]*p.cols+colAt[j+1], portRight, portLeft, flip[i][j])
 		}

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"sync/atomic"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // A demand is the degree-only view of a counting state: for each window
@@ -171,6 +168,9 @@ func (r *counter) viability(ctx context.Context, first uint64) (*viability, erro
 		seen.reset(len(cur))
 		var next []uint64
 		for _, buf := range made {
+			if err := ctx.Err(); err != nil { // millions of demands, a chunk at a time
+				return nil, err
+			}
 			for _, d := range buf {
 				if seen.add(d) {
 					next = append(next, d)
@@ -219,7 +219,10 @@ func (r *counter) viability(ctx context.Context, first uint64) (*viability, erro
 			return nil, r.demandMemoryError(v - 1)
 		}
 		after.reset(len(live))
-		for _, d := range live {
+		for i, d := range live {
+			if i%(1<<16) == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			after.add(d)
 		}
 		r.mem.release(int64(cap(occur[v-1])) * 8)
@@ -239,26 +242,14 @@ const chunkDemands = 1 << 12
 func chunksOf(n int) int { return (n + chunkDemands - 1) / chunkDemands }
 
 // inChunks calls fn on the chunks of 0..n, chunk c from lo to hi, on up
-// to workers goroutines, and stops early if ctx is cancelled.
+// to workers goroutines (parallel), and stops early if ctx is done.
 func inChunks(ctx context.Context, n, workers int, fn func(c, lo, hi int)) error {
 	chunks := chunksOf(n)
-	var next atomic.Int64
-	g, gctx := errgroup.WithContext(ctx)
-	for range min(workers, chunks) {
-		g.Go(func() error {
-			for {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				c := int(next.Add(1) - 1)
-				if c >= chunks {
-					return nil
-				}
-				fn(c, c*chunkDemands, min(n, (c+1)*chunkDemands))
-			}
-		})
-	}
-	if err := g.Wait(); err != nil {
+	err := parallel(ctx, min(workers, max(chunks, 1)), chunks, func(_, c int) error {
+		fn(c, c*chunkDemands, min(n, (c+1)*chunkDemands))
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	return ctx.Err()

@@ -349,6 +349,9 @@ func (s *stepper) leanPass(tables []table, lo, hi, size int, freeCur bool) error
 	}
 	defer r.mem.release(staging)
 	for i := range mine {
+		if i%1024 == 0 && s.ctx.Err() != nil { // a system call a table, for up to 2^18 tables
+			return s.ctx.Err()
+		}
 		slots, ok := r.mem.alloc(size * stride)
 		if !ok {
 			return r.memoryError(s.v, s.cur.n)
