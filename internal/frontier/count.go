@@ -241,6 +241,10 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
+// checkpointEvery is how old the last checkpoint may grow before the
+// count writes one after a square that does not end a column.
+const checkpointEvery = time.Minute
+
 // counter is one count: the board's layout, the mode, and the tables.
 type counter struct {
 	f           *board
@@ -264,6 +268,7 @@ type counter struct {
 	resumed  int          // squares done in the checkpoint resumed from
 	passes   int          // the most passes a step took
 	kept     []*layerFile // the files of the last checkpoint
+	saved    time.Time    // when the last checkpoint was written
 	byLength [][]uint64   // AllLengths: the tours of each shorter board
 	done     atomic.Int64 // steps done, for progress
 	last     atomic.Int64 // states after the last step, for progress
@@ -294,6 +299,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	r.states, r.peak, r.shardAt, r.followed = make([]int, 0, f.n), 0, -1, 0
 	r.byLength = make([][]uint64, f.l)
 	r.done.Store(0)
+	r.saved = time.Now()
 	r.mem.used.Store(r.vb.bytes()) // the demand filters stay from one attempt to the next
 	z := r.firstZ()
 	var a [18]uint8
@@ -358,7 +364,12 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 		if r.cfg.afterStep != nil {
 			r.cfg.afterStep(v)
 		}
-		if r.cfg.Checkpoint != "" && (v+1)%f.w == 0 && v < f.n-1 {
+		// A checkpoint after every column, and after every square once the
+		// last is a minute old: the layers are on disk already, so one
+		// costs little more than writing them out, while a count of hours
+		// killed without one loses all since the last.
+		if r.cfg.Checkpoint != "" && v < f.n-1 && ((v+1)%f.w == 0 || time.Since(r.saved) >= checkpointEvery) {
+			r.saved = time.Now()
 			if err := r.saveCheckpoint(v, cur, total); err != nil {
 				cur.free(r.arena)
 				return nil, err

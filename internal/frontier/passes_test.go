@@ -3,6 +3,7 @@ package frontier
 import (
 	"context"
 	"math/big"
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,7 +12,8 @@ import (
 
 // TestCountPasses checks that a lean step made in several passes, where
 // the memory limit holds only part of the next layer's tables, gives the
-// counts and states of one made at once.
+// counts and states of one made at once (the first pass expanding the
+// layer, the others reading its runs), and leaves no file behind.
 func TestCountPasses(t *testing.T) {
 	for _, tt := range []struct {
 		cfg   Config
@@ -38,6 +40,9 @@ func TestCountPasses(t *testing.T) {
 		}
 		if got.Passes < 2 {
 			t.Errorf("%dx%d %v in %d bytes: %d pass, want several", cfg.Rows, cfg.Cols, cfg.Mode, tt.limit, got.Passes)
+		}
+		if left, _ := os.ReadDir(cfg.SpillDir); len(left) != 0 {
+			t.Errorf("%dx%d %v: %d files left in the spill directory", cfg.Rows, cfg.Cols, cfg.Mode, len(left))
 		}
 		if got.PeakBytes > tt.limit {
 			t.Errorf("%dx%d %v: peak %d bytes, over the limit %d", cfg.Rows, cfg.Cols, cfg.Mode, got.PeakBytes, tt.limit)

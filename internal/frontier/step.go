@@ -313,17 +313,41 @@ func (s *stepper) lean() error {
 	}
 	r.arena.sizeFor(s.est * stride)
 	defer r.pass.Store(0)
+	var later []*runSet // what the first pass wrote for the others
+	defer func() { removeRunSets(later) }()
 	for lo := 0; lo < groups; {
 		hi := min(groups, lo+span)
+		var set *runSet // the runs this pass reads, if not the first
+		if lo > 0 {
+			for _, rs := range later {
+				if rs.lo <= lo && lo < rs.hi {
+					set, hi = rs, min(hi, rs.hi)
+				}
+			}
+		}
 		r.pass.Store(int64(s.passes + 1))
 		r.passesPlanned.Store(int64(s.passes + (groups-lo+span-1)/span))
-		err := s.leanPass(tables, lo, hi, size, !multi)
+		var err error
+		if set == nil {
+			later, err = s.leanPass(tables, lo, hi, size, !multi, span)
+		} else {
+			err = s.replayPass(tables, lo, hi, size, set)
+		}
 		if multi && hi-lo > 1 && errors.Is(err, ErrMemoryLimit) {
-			span = (hi - lo) / 2 // the pass is dropped; make it again as two
+			// The pass is dropped; make it again as two. Runs written for a
+			// plan that no longer holds go too.
+			span = (hi - lo) / 2
+			if set == nil {
+				removeRunSets(later)
+				later = nil
+			}
 			continue
 		}
 		if err != nil {
 			return err
+		}
+		if set != nil && hi == set.hi {
+			set.remove()
 		}
 		lo = hi
 	}
@@ -331,9 +355,79 @@ func (s *stepper) lean() error {
 }
 
 // leanPass makes groups [lo, hi) of the next layer: it expands all of cur,
-// keeping only the new states of those groups in their tables, then packs
-// the tables.
-func (s *stepper) leanPass(tables []table, lo, hi, size int, freeCur bool) error {
+// keeping the new states of those groups in their tables, then packs the
+// tables. In a step made in passes (freeCur false) it writes the new
+// states of the groups after hi to runs, span groups a set, which it
+// returns.
+func (s *stepper) leanPass(tables []table, lo, hi, size int, freeCur bool, span int) ([]*runSet, error) {
+	r, stride := s.r, s.r.k+1
+	groups := len(tables)
+	var sets []*runSet
+	if !freeCur && hi < groups {
+		var err error
+		if sets, err = newRunSets(r.layerPrefix(), s.v, hi, groups, span, len(s.ws)); err != nil {
+			return nil, err
+		}
+	}
+	err := s.fill(tables, lo, hi, size, func() error {
+		for wi, w := range s.ws {
+			if sets != nil {
+				w.lean.rest = &runWriter{sets: sets, span: span, wi: wi, entry: make([]uint64, stride)}
+			}
+		}
+		if err := s.expand(freeCur); err != nil {
+			return err
+		}
+		for _, w := range s.ws {
+			if w.lean.rest != nil {
+				if err := w.lean.rest.flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		removeRunSets(sets)
+		return nil, err
+	}
+	return sets, nil
+}
+
+// replayPass makes groups [lo, hi) of the next layer from the runs of set,
+// which the first pass wrote.
+func (s *stepper) replayPass(tables []table, lo, hi, size int, set *runSet) error {
+	r, stride := s.r, s.r.k+1
+	return s.fill(tables, lo, hi, size, func() error {
+		pieces := set.pieces(stride)
+		r.expanded.Store(0)
+		r.pieces.Store(int64(len(pieces)))
+		err := parallel(s.ctx, len(s.ws), len(pieces), func(wi, i int) error {
+			defer r.expanded.Add(1)
+			w := s.ws[wi]
+			p := pieces[i]
+			entries := w.in[:p.n/8]
+			if err := p.read(entries); err != nil {
+				return err
+			}
+			for j := 0; j < len(entries); j += stride {
+				w.lean.emit(entries[j], hashKey(entries[j]), entries[j+1:j+stride])
+			}
+			return w.failure(s.v, s.cur.n)
+		})
+		if err != nil {
+			return err
+		}
+		return parallel(s.ctx, len(s.ws), len(s.ws), func(_, i int) error {
+			s.ws[i].lean.flushAll()
+			return s.ws[i].failure(s.v, s.cur.n)
+		})
+	})
+}
+
+// fill gives groups [lo, hi) of the next layer their tables, has feed add
+// the new states to them through the workers' stagers, and packs them.
+func (s *stepper) fill(tables []table, lo, hi, size int, feed func() error) error {
 	r, stride := s.r, s.r.k+1
 	mine := tables[lo:hi]
 	buckets, bshift := stageBuckets(hi - lo)
@@ -363,7 +457,7 @@ func (s *stepper) leanPass(tables []table, lo, hi, size int, freeCur bool) error
 		w.buffered = nil
 	}
 	s.passes++
-	if err := s.expand(freeCur); err != nil {
+	if err := feed(); err != nil {
 		return err
 	}
 	if s.final {
