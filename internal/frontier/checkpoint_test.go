@@ -14,7 +14,7 @@ import (
 
 // interrupted runs cfg until about square stop, cancelling it there, and
 // returns the error it stopped with.
-func interrupted(t *testing.T, cfg Config, stop int) error {
+func interrupted(t testing.TB, cfg Config, stop int) error {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
