@@ -44,10 +44,14 @@ func checkConstructed(t *testing.T, rows, cols int, start Coordinate, closed boo
 // odd boards meet no case these have not.
 func TestConstructBlocks(t *testing.T) {
 	ctx := context.Background()
-	for rows := 5; rows <= 31; rows++ {
-		for cols := 5; cols <= 31; cols++ {
+	largest := 31
+	if !exhaustive {
+		largest = 17 // all starts up to 16, then six, and odd boards
+	}
+	for rows := 5; rows <= largest; rows++ {
+		for cols := 5; cols <= largest; cols++ {
 			odd := rows*cols%2 == 1
-			if (rows == 31 || cols == 31) && !odd {
+			if (rows == largest || cols == largest) && !odd {
 				continue
 			}
 			for _, closed := range []bool{false, true} {
@@ -85,8 +89,11 @@ func TestConstructBlocks(t *testing.T) {
 func TestConstructStrips(t *testing.T) {
 	ctx := context.Background()
 	longest := 30
-	if testing.Short() || raceEnabled {
+	switch {
+	case testing.Short() || raceEnabled:
 		longest = 14
+	case !exhaustive:
+		longest = 10
 	}
 	for h := 1; h <= 4; h++ {
 		for n := 1; n <= longest; n++ {

@@ -316,6 +316,9 @@ func TestCountDPBeyond64Bits(t *testing.T) {
 	if free.Limbs < 2 || free.Tours.BitLen() <= 64 {
 		t.Fatalf("3x%d: %v tours in %d limbs; want a count past 64 bits", cols, free.Tours, free.Limbs)
 	}
+	if !exhaustive {
+		return // the sum over all 135 starts takes ten seconds
+	}
 	sum := new(big.Int)
 	for r := range rows {
 		for c := range cols {
@@ -379,8 +382,8 @@ func TestCountDPCancel(t *testing.T) {
 // steps (a progress report says so), where each step handles millions of
 // states, and checks the same.
 func TestCountDPCancelInSteps(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("takes seconds")
+	if testing.Short() || raceEnabled || !exhaustive {
+		t.Skip("takes seconds: under the build tag exhaustive")
 	}
 	base := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())

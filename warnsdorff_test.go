@@ -93,7 +93,7 @@ func TestWarnsdorffInput(t *testing.T) {
 func TestFindTour(t *testing.T) {
 	maxSide := 30
 	switch {
-	case testing.Short():
+	case testing.Short() || !exhaustive:
 		maxSide = 12
 	case raceEnabled:
 		maxSide = 16
