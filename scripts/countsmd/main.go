@@ -76,7 +76,7 @@ func main() {
 	for _, l := range cells {
 		w.printf("%s\n", l)
 	}
-	w.printf("\nCells on 8 rows are not in this table: they take hours and their states go to disk (`-checkpoint FILE` or `-spill DIR`), so this script does not run them. 8x8 closed keeps up to 230 million states (17 GB in memory, or 6 GB with its states on disk; see below), and open tours from a corner keep several times as many (787 million after square 37 of 8x8, against 170 million for closed tours there).\n\n")
+	w.printf("\nCells on 8 rows are not in this table: they take hours and their states go to disk (`-checkpoint FILE` or `-spill DIR`), so this script does not run them. 8x8 closed keeps up to 230 million states (17 GB in memory, or 6 GB with its states on disk; see below), and open tours from a corner keep several times as many (787 million after square 37 of 8x8, against 130 million for closed tours there).\n\n")
 
 	for _, row := range []struct {
 		rows, max int
