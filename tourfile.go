@@ -130,16 +130,18 @@ func (e *FileError) Unwrap() error { return e.Err }
 // missing or malformed.
 var ErrBadFile = errors.New("knightstour: not a tour file")
 
-// maxTourLine is the longest line a tour file can hold: the start square
-// and a digit a jump on the largest board.
-const maxTourLine = 4 * MaxSquares
+// maxHeader is the longest header line a reader takes.
+const maxHeader = 256
 
 // A TourReader reads a tour file (see NewTourWriter): the header when it is
-// made, the tours as Tours asks for them.
+// made, the tours as Tours asks for them. It reads boards of any size up to
+// MaxConstructSquares, a line at a time: its memory is a few bytes a square
+// of the board, whatever the number of tours.
 type TourReader struct {
 	rows, cols int
 	closed     bool
-	sc         *bufio.Scanner
+	r          *bufio.Reader
+	buf        []byte
 	line       int // the number of the line last read
 }
 
@@ -147,21 +149,20 @@ type TourReader struct {
 // *FileError wrapping ErrBadFile when the file is empty or its first line
 // is not a header exactly as TourWriter writes it.
 func NewTourReader(r io.Reader) (*TourReader, error) {
-	tr := &TourReader{sc: bufio.NewScanner(r)}
-	tr.sc.Buffer(make([]byte, 1<<16), maxTourLine)
-	if !tr.scan() {
-		if err := tr.err(); err != nil {
-			return nil, err
-		}
+	tr := &TourReader{r: bufio.NewReaderSize(r, 1<<16)}
+	text, ok, err := tr.readLine(maxHeader)
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
 		return nil, &FileError{1, fmt.Errorf("%w: empty", ErrBadFile)}
 	}
-	text := tr.sc.Text()
 	bad := &FileError{1, fmt.Errorf("%w: header %q, want \"%s RxC open|closed\"", ErrBadFile, text, tourFileMagic)}
 	size, kind, ok := strings.Cut(strings.TrimPrefix(text, tourFileMagic+" "), " ")
 	r1, c1, ok2 := strings.Cut(size, "x")
 	rows, err1 := strconv.Atoi(r1)
 	cols, err2 := strconv.Atoi(c1)
-	if !ok || !ok2 || err1 != nil || err2 != nil || checkSize(rows, cols) != nil ||
+	if !ok || !ok2 || err1 != nil || err2 != nil || checkSizeUpTo(rows, cols, MaxConstructSquares) != nil ||
 		(kind != "open" && kind != "closed") || text != fmt.Sprintf("%s %dx%d %s", tourFileMagic, rows, cols, kind) {
 		return nil, bad // the last test refuses signs, zeros in front, spaces and junk after the kind
 	}
@@ -178,86 +179,127 @@ func (tr *TourReader) Cols() int { return tr.cols }
 // Closed reports whether the file promises closed tours only.
 func (tr *TourReader) Closed() bool { return tr.closed }
 
-func (tr *TourReader) scan() bool {
-	ok := tr.sc.Scan()
-	if ok || tr.sc.Err() != nil {
+// readLine returns the next line without its newline, false at the end of
+// the file, or a *FileError for a line longer than limit bytes or a read
+// that failed.
+func (tr *TourReader) readLine(limit int) (string, bool, error) {
+	tr.buf = tr.buf[:0]
+	for {
+		chunk, err := tr.r.ReadSlice('\n')
+		tr.buf = append(tr.buf, chunk...)
+		switch {
+		case len(tr.buf) > limit+1:
+			return "", false, &FileError{tr.line + 1, fmt.Errorf("%w: a line longer than %d bytes, the most this board's tours take", ErrBadFile, limit)}
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && len(tr.buf) == 0:
+			return "", false, nil
+		case err != nil && !errors.Is(err, io.EOF):
+			return "", false, &FileError{tr.line + 1, err}
+		}
 		tr.line++
+		return strings.TrimSuffix(string(tr.buf), "\n"), true, nil
 	}
-	return ok
 }
 
-// err returns the scanner's error as a *FileError on the line it met it.
-func (tr *TourReader) err() error {
-	switch err := tr.sc.Err(); {
-	case errors.Is(err, bufio.ErrTooLong):
-		return &FileError{tr.line, fmt.Errorf("%w: a line longer than %d bytes, the most a tour of the largest board takes", ErrBadFile, maxTourLine)}
-	case err != nil:
-		return &FileError{tr.line, err}
-	}
-	return nil
-}
-
-// Tours yields the tours of the file, each checked with Validate (and
-// that it is closed if the header says so), or a *FileError for the first
-// bad line, or for a file cut short, and stops. The Tour is valid until the
-// next one: Clone it to keep it.
+// Tours yields the tours of the file, each checked to be a knight's tour
+// of the board (and closed if the header says so), or a *FileError for the
+// first bad line, or for a file cut short, and stops. The Tour is valid
+// until the next one: Clone it to keep it.
 func (tr *TourReader) Tours() iter.Seq2[Tour, error] {
 	return func(yield func(Tour, error) bool) {
-		rows, cols := tr.rows, tr.cols
-		order := SeedOrder()
-		path := make([]Coordinate, 0, rows*cols)
-		t := Tour{rows: rows, cols: cols, squares: make([]uint16, rows*cols)}
-		n := 0
-		for tr.scan() {
+		rows, cols, n := tr.rows, tr.cols, tr.rows*tr.cols
+		t := Tour{rows: rows, cols: cols}
+		if n <= MaxSquares {
+			t.squares = make([]uint16, n)
+		} else {
+			t.wide = make([]uint32, n)
+		}
+		seen := make([]bool, n)
+		limit := len(strconv.Itoa(n)) + n // the start, a colon and n-1 jumps
+		count := 0
+		for {
+			text, ok, err := tr.readLine(limit)
+			if err != nil {
+				yield(Tour{}, err)
+				return
+			}
+			if !ok {
+				break
+			}
 			fail := func(err error) { yield(Tour{}, &FileError{tr.line, err}) }
-			text := tr.sc.Text()
-			if count, ok := strings.CutPrefix(text, tourFileEnd+" "); ok {
-				if count != strconv.Itoa(n) {
-					fail(fmt.Errorf("%w: the end line says %q tours, the file holds %d", ErrBadFile, count, n))
-				} else if tr.scan() {
-					fail(fmt.Errorf("%w: a line after the end line", ErrBadFile))
-				} else if err := tr.err(); err != nil {
+			if rest, ok := strings.CutPrefix(text, tourFileEnd+" "); ok {
+				if rest != strconv.Itoa(count) {
+					fail(fmt.Errorf("%w: the end line says %q tours, the file holds %d", ErrBadFile, rest, count))
+				} else if _, more, err := tr.readLine(limit); err != nil {
 					yield(Tour{}, err)
+				} else if more {
+					fail(fmt.Errorf("%w: a line after the end line", ErrBadFile))
 				}
 				return
 			}
 			start, jumps, ok := strings.Cut(text, ":")
 			sq, err := strconv.Atoi(start)
-			if !ok || err != nil || sq < 0 || sq >= rows*cols || start != strconv.Itoa(sq) {
+			if !ok || err != nil || sq < 0 || sq >= n || start != strconv.Itoa(sq) {
 				fail(fmt.Errorf("%w: want START:JUMPS, got %q", ErrBadFile, text))
 				return
 			}
-			path = append(path[:0], Coordinate{sq / cols, sq % cols})
-			for _, j := range jumps {
-				if j < '0' || j > '7' {
-					fail(fmt.Errorf("%w: jump %q is not a digit 0-7", ErrBadFile, j))
-					return
-				}
-				m := order[j-'0']
-				path = append(path, path[len(path)-1].Offset(m.DRow, m.DCol))
-			}
-			closed, err := Validate(rows, cols, path)
-			if err == nil && tr.closed && !closed {
-				err = &TourError{-1, "the file holds closed tours, this one is open"}
-			}
-			if err != nil {
+			if err := t.decode(sq, jumps, seen, tr.closed); err != nil {
 				fail(err)
 				return
 			}
-			for i, c := range path {
-				t.squares[i] = uint16(c.Row*cols + c.Col)
-			}
-			n++
+			count++
 			if !yield(t, nil) {
 				return
 			}
 		}
-		if err := tr.err(); err != nil {
-			yield(Tour{}, err)
-			return
-		}
-		yield(Tour{}, &FileError{tr.line + 1, fmt.Errorf("%w: cut short after %d tours: no %q line (its writer was stopped)", ErrBadFile, n, tourFileEnd+" N")})
+		yield(Tour{}, &FileError{tr.line + 1, fmt.Errorf("%w: cut short after %d tours: no %q line (its writer was stopped)", ErrBadFile, count, tourFileEnd+" N")})
 	}
+}
+
+// decode fills t with the tour from square start by the jumps, digits of
+// SeedOrder, checking that it is a knight's tour of t's board (closed if
+// closed says so); seen is scratch of one bool a square.
+func (t *Tour) decode(start int, jumps string, seen []bool, closed bool) error {
+	rows, cols, n := t.rows, t.cols, t.rows*t.cols
+	clear(seen)
+	order := SeedOrder()
+	r, c := start/cols, start%cols
+	set := func(i, sq int) {
+		if t.wide != nil {
+			t.wide[i] = uint32(sq)
+		} else {
+			t.squares[i] = uint16(sq)
+		}
+	}
+	set(0, start)
+	seen[start] = true
+	for i, j := range []byte(jumps) {
+		if j < '0' || j > '7' {
+			return fmt.Errorf("%w: jump %q is not a digit 0-7", ErrBadFile, j)
+		}
+		if i+1 >= n {
+			return &TourError{i + 1, fmt.Sprintf("more than the %d squares of the board", n)}
+		}
+		m := order[j-'0']
+		r, c = r+m.DRow, c+m.DCol
+		if r < 0 || r >= rows || c < 0 || c >= cols {
+			return &TourError{i + 1, fmt.Sprintf("%v is off the board", Coordinate{r, c})}
+		}
+		sq := r*cols + c
+		if seen[sq] {
+			return &TourError{i + 1, fmt.Sprintf("%v is visited twice", Coordinate{r, c})}
+		}
+		seen[sq] = true
+		set(i+1, sq)
+	}
+	if len(jumps) != n-1 {
+		return &TourError{-1, fmt.Sprintf("%d squares, a %dx%d board has %d", len(jumps)+1, rows, cols, n)}
+	}
+	if closed && !t.Closed() {
+		return &TourError{-1, "the file holds closed tours, this one is open"}
+	}
+	return nil
 }
 
 // ReadTours reads a tour file: NewTourReader, then its Tours; a bad header

@@ -644,3 +644,34 @@ func TestMergeRefusesForged(t *testing.T) {
 		}
 	}
 }
+
+// TestTourToFile writes single tours of boards too large to print to tour
+// files, and verifies them.
+func TestTourToFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ size, kind string }{{"31x17", "open"}, {"300x301", "closed"}, {"6x6", "open"}} {
+		file := filepath.Join(dir, tt.size+".txt")
+		args := []string{"tour", "-method", "construct", "-o", file, tt.size}
+		if tt.kind == "open" {
+			args = append(args[:1], append([]string{"-start", "{0,2}"}, args[1:]...)...)
+		}
+		if code, _, errOut := runArgs(t, args...); code != exitOK {
+			t.Fatalf("%v: exit %d, %s", args, code, errOut)
+		}
+		code, out, errOut := runArgs(t, "verify", file)
+		if want := fmt.Sprintf("1 valid tours of %s", tt.size); code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("verify %s: exit %d, %s %s; want %q", tt.size, code, out, errOut, want)
+		}
+	}
+}
+
+// TestEverySubcommandHelp checks that every subcommand's -h says how to call it and what
+// its flags are, and exits 0.
+func TestEverySubcommandHelp(t *testing.T) {
+	for _, c := range []string{"count", "list", "first", "census", "verify", "queens", "merge", "tour"} {
+		code, _, errOut := runArgs(t, c, "-h")
+		if code != exitOK || !strings.Contains(errOut, "usage: knightstour "+c) || len(errOut) < 200 {
+			t.Errorf("%s -h: exit %d, %q", c, code, errOut)
+		}
+	}
+}

@@ -41,6 +41,16 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	hint := "usage: knightstour merge [FILE...]   (JSON results of 'count -shard i/n -json' or 'queens -shard i/n -json'; stdin if no FILE)\n"
+	fs.Usage = func() {
+		fmt.Fprint(stderr, hint+`
+Adds up the JSON results of the shards of one count, one object a line, in
+any order and from any number of files, and prints the whole count's JSON.
+It refuses results of different counts, a shard missing, repeated or out of
+range, a limited count, and any result its numbers show to be forged or
+relabelled (negative counts, totals against classes, tasks or states that
+do not add up), as well as JSON with repeated, unknown or case-folded keys.
+`)
+	}
 	if err := fs.Parse(args); err != nil {
 		return usageError{err, hint}
 	}

@@ -16,6 +16,7 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	c := newCommon("tour", "knightstour tour [flags] RxC", stderr)
 	method := c.fs.String("method", "auto", "auto (search or Warnsdorff, whichever suits the board, the construction if both give up or the board has more than 65536 squares), construct (guaranteed, linear time, any size), warnsdorff, or search (the first tour in move order)")
 	svgFile := c.fs.String("svg", "", "also draw the tour as an SVG picture in this file")
+	outFile := c.fs.String("o", "", "also write the tour to this file in the tour file format of 'list -o' (any size; check it with 'knightstour verify')")
 	numbers := c.fs.Bool("numbers", false, "with -svg: write the move numbers in the squares")
 	rows, cols, opts, err := c.parse(args, "")
 	if err != nil {
@@ -75,6 +76,11 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		kind = "closed"
 	}
 	fmt.Fprintf(stdout, "%s tour of %dx%d from %v to %v: %s, %s ms (%.1f ns a square)\n", kind, rows, cols, tour.Start(), tour.End(), summary, millis(elapsed), float64(elapsed.Nanoseconds())/float64(rows*cols))
+	if *outFile != "" {
+		if err := writeTour(*outFile, tour); err != nil {
+			return err
+		}
+	}
 	if *svgFile != "" {
 		f, err := os.Create(*svgFile)
 		if err != nil {
@@ -92,3 +98,20 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // maxDrawn is the largest board tour -svg draws: a picture of a million
 // squares is already some 15 MB.
 const maxDrawn = 1_000_000
+
+// writeTour writes one tour to a tour file, whole or not at all.
+func writeTour(name string, tour knightstour.Tour) error {
+	f, err := createAtomic(name)
+	if err != nil {
+		return err
+	}
+	defer f.abort()
+	tw := knightstour.NewTourWriter(f, tour.Rows(), tour.Cols(), tour.Closed())
+	if err := tw.Write(tour); err != nil {
+		return err
+	}
+	if err := tw.Close(); err != nil {
+		return err
+	}
+	return f.commit()
+}

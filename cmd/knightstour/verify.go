@@ -14,7 +14,15 @@ import (
 func runVerify(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	hint := "usage: knightstour verify FILE   (a file written by 'knightstour list -o FILE')\n"
+	hint := "usage: knightstour verify FILE   (a file written by 'knightstour list -o FILE' or 'knightstour tour -o FILE')\n"
+	fs.Usage = func() {
+		fmt.Fprint(stderr, hint+`
+Reads a tour file and checks every tour in it: each line a knight's tour of
+the board its header names (closed, if the header says so), and the end
+line there, counting them: a file cut short is refused. Prints the number
+of valid tours; exit status 1 names the first bad line.
+`)
+	}
 	if err := fs.Parse(args); err != nil {
 		return usageError{err, hint}
 	}
