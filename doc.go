@@ -10,6 +10,17 @@
 // SeedOrder. The seed's non-type template parameters for the board size
 // become arguments and functional options of NewSolver.
 //
+// # Move orders
+//
+// A move order is the order in which the search tries the eight knight
+// jumps from each square. It changes neither which tours exist nor how
+// many, only the order in which FindMoves, All and the tour files list them
+// and which tour First returns: the first in that order. SeedOrder, the
+// default, is the order of the program this package started from, so that
+// its listings come out line for line as that program printed them;
+// WirthOrder goes round the compass, as in Wirth's Pascal program; WithMoveOrder
+// takes any other, and ParseOrder reads one as the CLI's -order does.
+//
 // # Speed
 //
 // The search keeps the unvisited squares of boards up to 64 squares in one

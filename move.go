@@ -22,9 +22,12 @@ func (m Move) isKnight() bool {
 	return a == 1 && b == 2 || a == 2 && b == 1
 }
 
-// SeedOrder returns the move order of the seed's C++ solver (its
-// nextKnightMoves): (2,1) (1,2) (-2,1) (-1,2) (2,-1) (1,-2) (-2,-1) (-1,-2).
-// It is the default order, and it fixes the order in which tours are listed.
+// SeedOrder returns the default move order, the order in which the search
+// tries the jumps from each square: (2,1) (1,2) (-2,1) (-1,2) (2,-1) (1,-2)
+// (-2,-1) (-1,-2), as the C++ program this package started from does (its
+// nextKnightMoves). It fixes the order in which tours are listed (so that
+// listings match that program's, line for line) and which tour First finds;
+// it changes no count. Tour files write each jump as its index in it.
 func SeedOrder() []Move {
 	return []Move{{2, 1}, {1, 2}, {-2, 1}, {-1, 2}, {2, -1}, {1, -2}, {-2, -1}, {-1, -2}}
 }
