@@ -1,0 +1,160 @@
+package knightstour_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/euler1758/knightstour"
+)
+
+// RunCensus counts the open tours from every square of a board.
+func ExampleRunCensus() {
+	c, err := knightstour.RunCensus(context.Background(), 5, 5)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(c)
+	fmt.Println(c.Directed(), "directed,", c.Undirected(), "undirected")
+	// Output:
+	// 304   0  56   0 304
+	//   0  56   0  56   0
+	//  56   0  64   0  56
+	//   0  56   0  56   0
+	// 304   0  56   0 304
+	// 5x5 open tours: 1728 directed, 864 undirected
+	// 1728 directed, 864 undirected
+}
+
+// Exists answers from the existence theorems, without a search.
+func ExampleExists() {
+	fmt.Println(knightstour.Exists(3, 4, false), knightstour.Exists(3, 4, true), knightstour.Exists(5, 5, true), knightstour.Exists(6, 6, true))
+	// Output:
+	// true false false true
+}
+
+// Unique counts tours up to the board's rotations and reflections.
+func ExampleUnique() {
+	n, err := knightstour.Unique(context.Background(), 6, 6, knightstour.WithClosed())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(n, "closed tours of 6x6 up to symmetry")
+	// Output:
+	// 1245 closed tours of 6x6 up to symmetry
+}
+
+// Warnsdorff finds one tour quickly by moving to the square with the
+// fewest ways on.
+func ExampleWarnsdorff() {
+	t, _, err := knightstour.Warnsdorff(context.Background(), 30, 30, knightstour.WithClosed())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(t.Len(), t.Closed(), t.Check() == nil)
+	// Output:
+	// 900 true true
+}
+
+// FindTour picks the search, Warnsdorff's rule or the construction, and
+// says which found the tour.
+func ExampleFindTour() {
+	t, method, err := knightstour.FindTour(context.Background(), 8, 8, knightstour.WithClosed())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(method, t.Len(), t.Closed())
+	// Output:
+	// search 64 true
+}
+
+// A count split into shards, added up: what the CLI's merge does with the
+// shards' files.
+func ExampleMergeStats() {
+	var parts []knightstour.Stats
+	for i := range 3 {
+		s, err := knightstour.NewSolver(5, 6, knightstour.WithShard(i, 3))
+		if err != nil {
+			panic(err)
+		}
+		st, err := s.Count(context.Background())
+		if err != nil {
+			panic(err)
+		}
+		parts = append(parts, st)
+	}
+	whole := knightstour.MergeStats(parts...)
+	fmt.Println(whole.Tours, "tours;", whole.Tasks, "of", whole.AllTasks, "tasks")
+	// Output:
+	// 4542 tours; 802 of 802 tasks
+}
+
+// Tours go to a tour file and come back, checked, in about a byte a square.
+func ExampleNewTourWriter() {
+	s, err := knightstour.NewSolver(3, 4)
+	if err != nil {
+		panic(err)
+	}
+	var file bytes.Buffer
+	w := knightstour.NewTourWriter(&file, 3, 4, false)
+	for t, err := range s.All(context.Background()) {
+		if err != nil {
+			panic(err)
+		}
+		if err := w.Write(t); err != nil {
+			panic(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		panic(err)
+	}
+	fmt.Print(file.String())
+	for t, err := range knightstour.ReadTours(&file) {
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(t)
+	}
+	// Output:
+	// # knightstour 3x4 open
+	// 8:37037025165
+	// 8:37037073073
+	// # end 2
+	// {2,0} {1,2} {0,0} {2,1} {1,3} {0,1} {2,2} {0,3} {1,1} {2,3} {0,2} {1,0}
+	// {2,0} {1,2} {0,0} {2,1} {1,3} {0,1} {2,2} {1,0} {0,2} {2,3} {1,1} {0,3}
+}
+
+// ParseOrder reads a move order as the CLI's -order flag does.
+func ExampleParseOrder() {
+	order, err := knightstour.ParseOrder("(1,2) (2,1) (2,-1) (1,-2) (-1,-2) (-2,-1) (-2,1) (-1,2)")
+	if err != nil {
+		panic(err)
+	}
+	s, err := knightstour.NewSolver(3, 4, knightstour.WithMoveOrder(order...))
+	if err != nil {
+		panic(err)
+	}
+	t, err := s.First(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(t)
+	// Output:
+	// {2,0} {1,2} {0,0} {2,1} {1,3} {0,1} {2,2} {1,0} {0,2} {2,3} {1,1} {0,3}
+}
+
+// CountDP counts beyond what any search lists: the open tours of 6x6 with
+// free ends, and the closed ones.
+func ExampleCountDP_freeEnds() {
+	free, err := knightstour.CountDP(context.Background(), 6, 6, knightstour.WithFreeEnds())
+	if err != nil {
+		panic(err)
+	}
+	closed, err := knightstour.CountDP(context.Background(), 6, 6, knightstour.WithClosed())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(free.Tours, "open tours (each from both ends),", closed.Tours, "closed (each from one square, both ways)")
+	// Output:
+	// 6637920 open tours (each from both ends), 19724 closed (each from one square, both ways)
+}
