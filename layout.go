@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"slices"
 
-	"golang.org/x/sync/errgroup"
+	"github.com/euler1758/knightstour/internal/pool"
 )
 
 // The sides of a block, in the order of blockTour.fwd.
@@ -377,20 +377,13 @@ func (p *blockPlan) link(ctx context.Context, workers int) ([]uint32, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers)
-	for i := range nr {
-		g.Go(func() error {
-			if err := gctx.Err(); err != nil {
-				return err
-			}
-			for j := range nc {
-				tour(i, j).write(next, rowAt[i]*p.cols+colAt[j], flip[i][j])
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+	err = pool.Run(ctx, workers, nr, func(_, i int) error {
+		for j := range nc {
+			tour(i, j).write(next, rowAt[i]*p.cols+colAt[j], flip[i][j])
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	join := func(a, b *blockTour, baseA, baseB int, pa, pb int, flipA bool) {

@@ -2,12 +2,15 @@ package knightstour
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/euler1758/knightstour/internal/pool"
 )
 
 // tasksPerWorker is how many tasks the tree is cut into per worker when the
@@ -233,37 +236,38 @@ func (j *job) walkInOrder(ctx context.Context, tasks [][]uint16, t *tally, stop 
 // share of work done.
 func (j *job) walkShuffled(tasks [][]uint16, workers int, t *tally, stop *atomic.Bool) error {
 	order := rand.New(rand.NewPCG(1, 2)).Perm(len(tasks))
-	var next atomic.Int64
 	var found atomic.Uint64
-	var g errgroup.Group
-	for range workers {
-		g.Go(func() error {
-			sr := newSearcher(j.g, stop, j.ends)
-			var emit func([]uint16) bool // nil: the search only counts
-			if limit := j.cfg.limit; limit > 0 {
-				emit = func([]uint16) bool {
-					if found.Add(1) >= limit {
-						stop.Store(true) // enough: stop the other workers too
-						return false
-					}
-					return true
-				}
+	var emit func([]uint16) bool // nil: the search only counts
+	if limit := j.cfg.limit; limit > 0 {
+		emit = func([]uint16) bool {
+			if found.Add(1) >= limit {
+				stop.Store(true) // enough: stop the other workers too
+				return false
 			}
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(len(tasks)) {
-					return nil
-				}
-				tours, nodes, ok := sr.search(tasks[order[i]], emit, unlimited)
-				t.add(tours, nodes)
-				if !ok {
-					return nil
-				}
-			}
-		})
+			return true
+		}
 	}
-	return g.Wait()
+	searchers := make([]searcher, workers)
+	err := pool.Run(context.Background(), workers, len(tasks), func(w, i int) error {
+		if searchers[w] == nil {
+			searchers[w] = newSearcher(j.g, stop, j.ends)
+		}
+		tours, nodes, ok := searchers[w].search(tasks[order[i]], emit, unlimited)
+		t.add(tours, nodes)
+		if !ok {
+			return errStopped // stopped, or the limit reached: the others stop too
+		}
+		return nil
+	})
+	if errors.Is(err, errStopped) {
+		return nil
+	}
+	return err
 }
+
+// errStopped ends a pool's run when the search was stopped: the caller
+// reports the context's error or the limit reached, not this.
+var errStopped = errors.New("search stopped")
 
 // chunk is a run of tours from one task, back to back.
 type chunk []uint16

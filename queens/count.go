@@ -2,16 +2,16 @@ package queens
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/euler1758/knightstour/internal/pool"
 	"github.com/euler1758/knightstour/internal/progress"
 	"github.com/euler1758/knightstour/internal/shard"
-	"golang.org/x/sync/errgroup"
 )
 
 // Result is the outcome of Count: for the whole search, or one shard of it.
@@ -93,33 +93,32 @@ func Count(ctx context.Context, n int, opts ...Option) (Result, error) {
 		return Progress{TasksDone: int(done.Load()), Tasks: len(mine), Solutions: solutions.Load(), Elapsed: time.Since(begin)}
 	})
 
-	var mu sync.Mutex
-	var next atomic.Int64
-	var g errgroup.Group
-	for range min(cfg.workers, len(mine)) {
-		g.Go(func() error {
-			s := newSearch(n, &stop)
-			for !s.stopped {
-				i := next.Add(1) - 1
-				if i >= int64(len(mine)) {
-					break
-				}
-				c2, c4, c8 := s.c2, s.c4, s.c8
-				s.run(&all[mine[i]])
-				if !s.stopped {
-					solutions.Add(2*(s.c2-c2) + 4*(s.c4-c4) + 8*(s.c8-c8))
-					done.Add(1)
-				}
-			}
-			mu.Lock()
+	searches := make([]*search, min(cfg.workers, len(mine)))
+	errStopped := errors.New("stopped")
+	err = pool.Run(context.Background(), len(searches), len(mine), func(w, i int) error {
+		if searches[w] == nil {
+			searches[w] = newSearch(n, &stop)
+		}
+		s := searches[w]
+		c2, c4, c8 := s.c2, s.c4, s.c8
+		s.run(&all[mine[i]])
+		if s.stopped {
+			return errStopped // ctx is done: the other workers stop too
+		}
+		solutions.Add(2*(s.c2-c2) + 4*(s.c4-c4) + 8*(s.c8-c8))
+		done.Add(1)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStopped) {
+		return Result{}, err
+	}
+	for _, s := range searches {
+		if s != nil {
 			res.C2 += s.c2
 			res.C4 += s.c4
 			res.C8 += s.c8
-			mu.Unlock()
-			return nil
-		})
+		}
 	}
-	_ = g.Wait()
 	stopReport()
 	res.Tasks = len(mine)
 	res.Unique = res.C2 + res.C4 + res.C8

@@ -6,7 +6,7 @@ import (
 	"math/bits"
 	"sync/atomic"
 
-	"golang.org/x/sync/errgroup"
+	"github.com/euler1758/knightstour/internal/pool"
 )
 
 // A step adds one square to every state of a layer and makes the next
@@ -50,29 +50,10 @@ type piece struct{ g, lo, hi int }
 // processor's cache.
 const bufferedStates = 1 << 13
 
-// parallel calls do(wi, i) for every i in [0, n) once, on workers
-// goroutines: worker wi takes the next i as soon as it is done with the
-// last. It returns the first error, or ctx's when ctx is done first.
+// parallel is the module's worker pool (internal/pool): do(wi, i) for
+// every i in [0, n), on workers goroutines.
 func parallel(ctx context.Context, workers, n int, do func(wi, i int) error) error {
-	var next atomic.Int64
-	g, gctx := errgroup.WithContext(ctx)
-	for wi := range workers {
-		g.Go(func() error {
-			for {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return nil
-				}
-				if err := do(wi, i); err != nil {
-					return err
-				}
-			}
-		})
-	}
-	return g.Wait()
+	return pool.Run(ctx, workers, n, do)
 }
 
 // A stepper is one step: the layer it expands, the layer it makes, and
