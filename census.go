@@ -102,6 +102,6 @@ func (c *Census) String() string {
 		}
 		sb.WriteByte('\n')
 	}
-	fmt.Fprintf(&sb, "%dx%d %s tours: %d directed, %d undirected\n", c.Rows, c.Cols, kind(c.Closed), c.Directed(), c.Undirected())
+	fmt.Fprintf(&sb, "%dx%d %s tours: %d directed, %d undirected\n", c.Rows, c.Cols, KindOf(c.Closed), c.Directed(), c.Undirected())
 	return sb.String()
 }

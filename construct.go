@@ -51,7 +51,7 @@ func Construct(ctx context.Context, rows, cols int, opts ...Option) (Tour, error
 	if err != nil {
 		return Tour{}, err
 	}
-	noTour := fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kind(cfg.closed), rows, cols, start)
+	noTour := fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, KindOf(cfg.closed), rows, cols, start)
 	if !Exists(rows, cols, cfg.closed) || !StartPossible(rows, cols, start, cfg.closed) {
 		return Tour{}, noTour
 	}

@@ -96,7 +96,7 @@ func ExampleNewTourWriter() {
 		panic(err)
 	}
 	var file bytes.Buffer
-	w := knightstour.NewTourWriter(&file, 3, 4, false)
+	w := knightstour.NewTourWriter(&file, 3, 4, knightstour.Open)
 	for t, err := range s.All(context.Background()) {
 		if err != nil {
 			panic(err)

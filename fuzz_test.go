@@ -24,7 +24,7 @@ func FuzzParseOrder(f *testing.F) {
 
 func FuzzReadTours(f *testing.F) {
 	var buf bytes.Buffer
-	tw := NewTourWriter(&buf, 3, 4, false)
+	tw := NewTourWriter(&buf, 3, 4, Open)
 	s, err := NewSolver(3, 4)
 	if err != nil {
 		f.Fatal(err)

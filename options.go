@@ -250,12 +250,6 @@ func WithClosed() Option {
 }
 
 // kind names the tours a closed flag asks for, in messages and files.
-func kind(closed bool) string {
-	if closed {
-		return "closed"
-	}
-	return "open"
-}
 
 // WithReduction turns seed 004's symmetry reduction for counting closed
 // tours on (the default) or off. It never changes a count, only the time;

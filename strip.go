@@ -385,7 +385,7 @@ func constructStrip(ctx context.Context, rows, cols int, start Coordinate, close
 		}
 	}
 	if !found {
-		return Tour{}, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kind(closed), rows, cols, start)
+		return Tour{}, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, KindOf(closed), rows, cols, start)
 	}
 	choices := make([]uint8, s.n)
 	for i := len(stretches) - 1; i >= 0; i-- {

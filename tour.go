@@ -196,3 +196,35 @@ func (t Tour) Check() error {
 	}
 	return nil
 }
+
+// Kind says whether a tour, or every tour of a file, is open or closed.
+type Kind int
+
+const (
+	// Open tours end anywhere.
+	Open Kind = iota
+	// Closed tours end a knight's jump from where they start: cycles.
+	Closed
+)
+
+// KindOf returns Closed if closed is true, else Open.
+func KindOf(closed bool) Kind {
+	if closed {
+		return Closed
+	}
+	return Open
+}
+
+// String names the kind: "open" or "closed".
+func (k Kind) String() string {
+	switch k {
+	case Open:
+		return "open"
+	case Closed:
+		return "closed"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Kind returns Closed for a closed tour, Open for an open one.
+func (t Tour) Kind() Kind { return KindOf(t.Closed()) }

@@ -45,14 +45,14 @@ type TourWriter struct {
 	jump   map[Move]byte
 }
 
-// NewTourWriter returns a writer of tours of an R x C board to w; closed
-// says whether the file promises closed tours only.
-func NewTourWriter(w io.Writer, rows, cols int, closed bool) *TourWriter {
+// NewTourWriter returns a writer of tours of an R x C board to w; a file of
+// kind Closed promises closed tours only (an Open file takes any tour).
+func NewTourWriter(w io.Writer, rows, cols int, kind Kind) *TourWriter {
 	jump := make(map[Move]byte, 8)
 	for i, m := range SeedOrder() {
 		jump[m] = byte('0' + i)
 	}
-	return &TourWriter{w: bufio.NewWriterSize(w, 1<<16), rows: rows, cols: cols, closed: closed, jump: jump}
+	return &TourWriter{w: bufio.NewWriterSize(w, 1<<16), rows: rows, cols: cols, closed: kind == Closed, jump: jump}
 }
 
 // Write writes one tour. It fails for a tour of another board, an open
@@ -109,7 +109,7 @@ func (tw *TourWriter) header() error {
 		return nil
 	}
 	tw.wrote = true
-	_, err := fmt.Fprintf(tw.w, "%s %dx%d %s\n", tourFileMagic, tw.rows, tw.cols, kind(tw.closed))
+	_, err := fmt.Fprintf(tw.w, "%s %dx%d %s\n", tourFileMagic, tw.rows, tw.cols, KindOf(tw.closed))
 	return err
 }
 
@@ -176,8 +176,8 @@ func (tr *TourReader) Rows() int { return tr.rows }
 // Cols gives the number of columns of the file's board.
 func (tr *TourReader) Cols() int { return tr.cols }
 
-// Closed reports whether the file promises closed tours only.
-func (tr *TourReader) Closed() bool { return tr.closed }
+// Kind is Closed if the file promises closed tours only, else Open.
+func (tr *TourReader) Kind() Kind { return KindOf(tr.closed) }
 
 // readLine returns the next line without its newline, false at the end of
 // the file, or a *FileError for a line longer than limit bytes or a read

@@ -20,7 +20,7 @@ func TestTourFileRoundTrip(t *testing.T) {
 		}
 		s := withoutProbe(mustSolver(t, 5, 6, opts...))
 		var buf bytes.Buffer
-		tw := NewTourWriter(&buf, 5, 6, closed)
+		tw := NewTourWriter(&buf, 5, 6, KindOf(closed))
 		var want []string
 		for tour, err := range s.All(context.Background()) {
 			if err != nil {
@@ -52,7 +52,7 @@ func TestTourFileRoundTrip(t *testing.T) {
 
 func TestTourFileFormat(t *testing.T) {
 	var buf bytes.Buffer
-	tw := NewTourWriter(&buf, 3, 4, false)
+	tw := NewTourWriter(&buf, 3, 4, Open)
 	ts, err := mustSolver(t, 3, 4).FindMoves(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -70,10 +70,10 @@ func TestTourFileFormat(t *testing.T) {
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if err := NewTourWriter(&buf, 3, 4, true).Write(ts.At(0)); !errors.Is(err, ErrInvalidTour) {
+	if err := NewTourWriter(&buf, 3, 4, Closed).Write(ts.At(0)); !errors.Is(err, ErrInvalidTour) {
 		t.Errorf("open tour into a closed file: %v", err)
 	}
-	if err := NewTourWriter(&buf, 4, 3, false).Write(ts.At(0)); !errors.Is(err, ErrInvalidTour) {
+	if err := NewTourWriter(&buf, 4, 3, Open).Write(ts.At(0)); !errors.Is(err, ErrInvalidTour) {
 		t.Errorf("tour of another board: %v", err)
 	}
 }
@@ -127,7 +127,7 @@ func TestReadToursRejects(t *testing.T) {
 // tour, even in a file with none.
 func TestTourReaderHeader(t *testing.T) {
 	var buf bytes.Buffer
-	if err := NewTourWriter(&buf, 5, 5, true).Close(); err != nil {
+	if err := NewTourWriter(&buf, 5, 5, Closed).Close(); err != nil {
 		t.Fatal(err)
 	}
 	tr, err := NewTourReader(&buf)
@@ -142,7 +142,7 @@ func TestTourReaderHeader(t *testing.T) {
 		n++
 	}
 	got := []int{tr.Rows(), tr.Cols(), n}
-	if diff := cmp.Diff([]int{5, 5, 0}, got); diff != "" || !tr.Closed() {
-		t.Errorf("a file of no closed tours of 5x5 (-want +got):\n%s closed %v", diff, tr.Closed())
+	if diff := cmp.Diff([]int{5, 5, 0}, got); diff != "" || tr.Kind() != Closed {
+		t.Errorf("a file of no closed tours of 5x5 (-want +got):\n%s kind %v", diff, tr.Kind())
 	}
 }

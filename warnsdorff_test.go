@@ -115,7 +115,7 @@ func TestFindTour(t *testing.T) {
 					if verr != nil || closed && !isClosed || tour.Start() != start {
 						t.Errorf("%s (%s): %v, closed %v, start %v", name, method, verr, isClosed, tour.Start())
 					}
-					if closed && min(rows, cols) == 3 && max(rows, cols) == 30 && method != "construct" {
+					if closed && min(rows, cols) == 3 && max(rows, cols) == 30 && method != MethodConstruct {
 						t.Errorf("%s: found by %s; the searches used to give up here", name, method)
 					}
 				default:

@@ -34,7 +34,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var write func(knightstour.Tour) error
 	var flush, end func() error
 	if *outFile != "" || *compact {
-		tw := knightstour.NewTourWriter(out, s.Rows(), s.Cols(), s.Closed())
+		tw := knightstour.NewTourWriter(out, s.Rows(), s.Cols(), knightstour.KindOf(s.Closed()))
 		write, flush, end = tw.Write, tw.Flush, tw.Close
 	} else {
 		w := bufio.NewWriterSize(out, 1<<16)

@@ -41,11 +41,11 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var summary string
 	switch *method {
 	case "auto":
-		var m string
+		var m knightstour.Method
 		if tour, m, err = knightstour.FindTour(ctx, rows, cols, opts...); err != nil {
 			return usageErrorIf(err, c)
 		}
-		summary = map[string]string{"search": "exact search", "warnsdorff": "Warnsdorff's rule", "construct": "guaranteed construction"}[m]
+		summary = map[knightstour.Method]string{knightstour.MethodSearch: "exact search", knightstour.MethodWarnsdorff: "Warnsdorff's rule", knightstour.MethodConstruct: "guaranteed construction"}[m]
 	case "construct":
 		if tour, err = knightstour.Construct(ctx, rows, cols, opts...); err != nil {
 			return usageErrorIf(err, c)
@@ -71,11 +71,8 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if rows <= 30 && cols <= 30 {
 		fmt.Fprint(stdout, tour.Board())
 	}
-	kind := "open"
-	if tour.Closed() {
-		kind = "closed"
-	}
-	fmt.Fprintf(stdout, "%s tour of %dx%d from %v to %v: %s, %s ms (%.1f ns a square)\n", kind, rows, cols, tour.Start(), tour.End(), summary, millis(elapsed), float64(elapsed.Nanoseconds())/float64(rows*cols))
+	kind := tour.Kind()
+	fmt.Fprintf(stdout, "%v tour of %dx%d from %v to %v: %s, %s ms (%.1f ns a square)\n", kind, rows, cols, tour.Start(), tour.End(), summary, millis(elapsed), float64(elapsed.Nanoseconds())/float64(rows*cols))
 	if *outFile != "" {
 		if err := writeTour(*outFile, tour); err != nil {
 			return err
@@ -106,7 +103,7 @@ func writeTour(name string, tour knightstour.Tour) error {
 		return err
 	}
 	defer f.abort()
-	tw := knightstour.NewTourWriter(f, tour.Rows(), tour.Cols(), tour.Closed())
+	tw := knightstour.NewTourWriter(f, tour.Rows(), tour.Cols(), tour.Kind())
 	if err := tw.Write(tour); err != nil {
 		return err
 	}
