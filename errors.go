@@ -22,6 +22,9 @@ var (
 	ErrBadMoveOrder = errors.New("knightstour: invalid move order")
 	// ErrBadOption reports an option with a value it cannot take.
 	ErrBadOption = errors.New("knightstour: invalid option")
+	// ErrMerge reports results of shards that cannot be added up
+	// (MergeStats).
+	ErrMerge = errors.New("knightstour: cannot merge")
 	// ErrNoTour reports that a search found no tour.
 	ErrNoTour = errors.New("knightstour: no tour")
 	// ErrInvalidTour reports a sequence of squares that is not a knight's

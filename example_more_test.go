@@ -83,7 +83,10 @@ func ExampleMergeStats() {
 		}
 		parts = append(parts, st)
 	}
-	whole := knightstour.MergeStats(parts...)
+	whole, err := knightstour.MergeStats(parts...)
+	if err != nil {
+		panic(err)
+	}
 	fmt.Println(whole.Tours, "tours;", whole.Tasks, "of", whole.AllTasks, "tasks")
 	// Output:
 	// 4542 tours; 802 of 802 tasks

@@ -55,7 +55,7 @@ type job struct {
 // limit is reached or ctx is cancelled. With yield == nil it only counts.
 func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) (Stats, error) {
 	if j.root == nil || len(j.root) > 1 && !j.g.balanced(j.root) { // no tour can exist
-		return Stats{}, ctx.Err()
+		return Stats{Shard: j.cfg.shard, Shards: max(1, j.cfg.shards)}, ctx.Err()
 	}
 	begin := time.Now()
 	if err := ctx.Err(); err != nil {
@@ -117,6 +117,8 @@ func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) 
 		Nodes:    nodes + t.nodes.Load(),
 		Tasks:    len(tasks),
 		AllTasks: allTasks,
+		Shard:    j.cfg.shard,
+		Shards:   max(1, j.cfg.shards),
 		Workers:  min(workers, max(1, len(tasks))),
 		Elapsed:  time.Since(begin),
 	}
@@ -161,7 +163,7 @@ func (j *job) probe(ctx context.Context, stop *atomic.Bool, yield func([]uint16)
 	if !ok && !reached {
 		return stats, false, nil
 	}
-	stats = Stats{Tours: tours, Nodes: nodes, Tasks: 1, AllTasks: 1, Workers: 1}
+	stats = Stats{Tours: tours, Nodes: nodes, Tasks: 1, AllTasks: 1, Shards: 1, Workers: 1}
 	if emit != nil {
 		stats.Tours = found
 	}

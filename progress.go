@@ -16,6 +16,9 @@ type Stats struct {
 	// shard (WithShard), the Tasks of all the shards add up to it; for a
 	// whole search it equals Tasks.
 	AllTasks int
+	// Shard and Shards say which part of a count these are (WithShard):
+	// shard Shard of Shards, 0 of 1 for a whole count.
+	Shard, Shards int
 	Workers  int           // goroutines that searched
 	Elapsed  time.Duration // wall-clock time
 }

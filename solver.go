@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"math/bits"
 	"sync/atomic"
 	"time"
+
+	"github.com/euler1758/knightstour/internal/shard"
 )
 
 // Solver enumerates the knight's tours of an R x C board that start on one
@@ -141,6 +144,7 @@ func (s *Solver) Count(ctx context.Context) (Stats, error) {
 	if s.cfg.shard == 0 {
 		total.Nodes++ // the start square, counted once over the shards
 	}
+	total.Shard, total.Shards = s.cfg.shard, max(1, s.cfg.shards)
 	total.Elapsed = time.Since(begin)
 	return total, nil
 }
@@ -187,18 +191,36 @@ func (s *Solver) First(ctx context.Context) (Tour, error) {
 func (s *Solver) Shard() (i, n int) { return s.cfg.shard, s.cfg.shards }
 
 // MergeStats adds the Stats of the shards of one count (see WithShard),
-// given in any order. Counting that every shard is there exactly once is
-// the caller's part: the Stats do not say which shard they are from (the
-// CLI's JSON does, and knightstour merge checks it).
-func MergeStats(parts ...Stats) Stats {
-	var out Stats
-	for _, p := range parts {
-		out.Tours += p.Tours
+// given in any order, into the whole count's. It fails with ErrMerge unless
+// the parts are shards 0 to n-1 of one split, each once, of a tree cut
+// into the same tasks, whose tasks add up to the tree's: a part missing,
+// repeated, from another split or another count, or relabelled.
+func MergeStats(parts ...Stats) (Stats, error) {
+	if len(parts) == 0 {
+		return Stats{}, fmt.Errorf("%w: no results", ErrMerge)
+	}
+	ids := make([]shard.ID, len(parts))
+	out := Stats{AllTasks: parts[0].AllTasks, Shards: 1}
+	for i, p := range parts {
+		if p.AllTasks != out.AllTasks || p.Tasks < 0 || p.Tasks > p.AllTasks {
+			return Stats{}, fmt.Errorf("%w: shard %d/%d walked %d of %d tasks, shard %d/%d's tree has %d", ErrMerge, p.Shard, p.Shards, p.Tasks, p.AllTasks, parts[0].Shard, parts[0].Shards, out.AllTasks)
+		}
+		ids[i] = shard.ID{Index: p.Shard, Count: p.Shards}
+		var carry uint64
+		out.Tours, carry = bits.Add64(out.Tours, p.Tours, 0)
+		if carry != 0 {
+			return Stats{}, fmt.Errorf("%w: the tours pass 2^64", ErrMerge)
+		}
 		out.Nodes += p.Nodes
 		out.Tasks += p.Tasks
-		out.AllTasks = max(out.AllTasks, p.AllTasks)
 		out.Workers = max(out.Workers, p.Workers)
 		out.Elapsed = max(out.Elapsed, p.Elapsed)
 	}
-	return out
+	if err := shard.Complete(ids); err != nil {
+		return Stats{}, fmt.Errorf("%w: %v", ErrMerge, err)
+	}
+	if out.Tasks != out.AllTasks {
+		return Stats{}, fmt.Errorf("%w: the shards walked %d tasks of a tree cut into %d: a shard is not the part its label says", ErrMerge, out.Tasks, out.AllTasks)
+	}
+	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -472,7 +473,10 @@ func TestShardsAddUp(t *testing.T) {
 					}
 					parts = append(parts, st)
 				}
-				m := MergeStats(parts...)
+				m, err := MergeStats(parts...)
+				if err != nil {
+					t.Fatalf("%dx%d closed=%v in %d shards: %v", b[0], b[1], closed, k, err)
+				}
 				if m.Tours != whole.Tours || m.Nodes != whole.Nodes {
 					t.Errorf("%dx%d closed=%v in %d shards: %d tours %d nodes, whole %d %d", b[0], b[1], closed, k, m.Tours, m.Nodes, whole.Tours, whole.Nodes)
 				}
@@ -481,5 +485,43 @@ func TestShardsAddUp(t *testing.T) {
 	}
 	if _, err := NewSolver(5, 5, WithShard(3, 3)); !errors.Is(err, ErrBadOption) {
 		t.Errorf("WithShard(3, 3): %v", err)
+	}
+}
+
+// TestMergeStatsRefuses forges the Stats of shards: MergeStats must refuse
+// every forgery with ErrMerge.
+func TestMergeStatsRefuses(t *testing.T) {
+	ctx := context.Background()
+	var parts []Stats
+	for i := range 3 {
+		st, err := mustSolver(t, 5, 6, WithShard(i, 3)).Count(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, st)
+	}
+	with := func(i int, change func(*Stats)) []Stats {
+		out := slices.Clone(parts)
+		change(&out[i])
+		return out
+	}
+	relabelled := parts[2]
+	relabelled.Shard, relabelled.Shards = 0, 1
+	for name, in := range map[string][]Stats{
+		"none":                     nil,
+		"missing":                  parts[:2],
+		"repeated":                 append(slices.Clone(parts), parts[1]),
+		"shard 2/3 relabelled 0/1": {relabelled},
+		"other cut":                with(1, func(s *Stats) { s.AllTasks++ }),
+		"more tasks than the tree": with(0, func(s *Stats) { s.Tasks = s.AllTasks + 1 }),
+		"tours over 2^64":          with(0, func(s *Stats) { s.Tours = 1<<64 - 1 }),
+		"split of 2^62":            with(0, func(s *Stats) { s.Shards = 1 << 62 }),
+	} {
+		if _, err := MergeStats(in...); !errors.Is(err, ErrMerge) {
+			t.Errorf("%s: err = %v, want ErrMerge", name, err)
+		}
+	}
+	if _, err := MergeStats(parts...); err != nil {
+		t.Errorf("the real shards: %v", err)
 	}
 }
