@@ -6,9 +6,10 @@ import (
 	"github.com/euler1758/knightstour/internal/frontier"
 )
 
-// Sentinel errors. Every error the package returns wraps one of them, so
-// callers can test with errors.Is and still print a message that names the
-// offending value.
+// Sentinel errors. The errors about the caller's input and about what a
+// call could not do wrap one of them, so callers can test with errors.Is and
+// still print a message that names the offending value; a cancelled call
+// returns its context's error, and an I/O error is passed on as it is.
 var (
 	// ErrBadSize reports a board with a zero or negative side.
 	ErrBadSize = errors.New("knightstour: invalid board size")
@@ -25,6 +26,12 @@ var (
 	// ErrMerge reports results of shards that cannot be added up
 	// (MergeStats).
 	ErrMerge = errors.New("knightstour: cannot merge")
+	// ErrGaveUp reports that a heuristic search used up its budget of
+	// nodes without finding a tour; one may still exist.
+	ErrGaveUp = errors.New("knightstour: gave up")
+	// ErrBadFile reports a tour file whose header, a line, or its end is
+	// missing or malformed.
+	ErrBadFile = errors.New("knightstour: not a tour file")
 	// ErrNoTour reports that a search found no tour.
 	ErrNoTour = errors.New("knightstour: no tour")
 	// ErrInvalidTour reports a sequence of squares that is not a knight's

@@ -41,7 +41,7 @@ func (m Method) String() string {
 // the other takes over if it gives up. A closed tour it cannot find from
 // the start square it looks for from the corners and the centre, and
 // starts where asked. If every try runs out of budget it builds the tour
-// with Construct, which never gives up. It returns the tour and the method
+// with Construct, which has no budget to run out of. It returns the tour and the method
 // that found it (MethodSearch, MethodWarnsdorff or MethodConstruct). ErrNoTour comes at
 // once where the theorems or the colour argument rule a tour out, and
 // after a search where a search proves it (some start squares of 3 x n and

@@ -19,8 +19,8 @@ type Stats struct {
 	// Shard and Shards say which part of a count these are (WithShard):
 	// shard Shard of Shards, 0 of 1 for a whole count.
 	Shard, Shards int
-	Workers  int           // goroutines that searched
-	Elapsed  time.Duration // wall-clock time
+	Workers       int           // goroutines that searched
+	Elapsed       time.Duration // wall-clock time
 }
 
 // Progress is a snapshot of a running search, passed to the function given

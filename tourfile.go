@@ -126,10 +126,6 @@ func (e *FileError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e
 // Unwrap returns the reason.
 func (e *FileError) Unwrap() error { return e.Err }
 
-// ErrBadFile reports a tour file whose header, a line, or its end is
-// missing or malformed.
-var ErrBadFile = errors.New("knightstour: not a tour file")
-
 // maxHeader is the longest header line a reader takes.
 const maxHeader = 256
 

@@ -2,15 +2,10 @@ package knightstour
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
 )
-
-// ErrGaveUp reports that a heuristic search used up its budget of nodes
-// without finding a tour; one may still exist.
-var ErrGaveUp = errors.New("knightstour: gave up")
 
 // WarnsdorffStats describes a Warnsdorff search.
 type WarnsdorffStats struct {

@@ -1,4 +1,4 @@
-package knightstour
+package construct
 
 import (
 	"math/rand/v2"
@@ -37,14 +37,19 @@ const (
 	blockOverspent             // the budget ran out first
 )
 
+// jumps are the eight knight jumps in the order the block search tries
+// them (the root package's default move order): the table of block tours
+// was found in this order, and a change would find others.
+var jumps = [8][2]int{{2, 1}, {1, 2}, {-2, 1}, {-1, 2}, {2, -1}, {1, -2}, {-2, -1}, {-1, -2}}
+
 func newBlockSearch(h, w int) *blockSearch {
 	n := h * w
 	b := &blockSearch{h: h, w: w, nb: make([][]int32, n), pin: make([][2]int32, n),
 		seen: make([]bool, n), deg: make([]int32, n), tie: make([]int32, n)}
 	for s := range n {
 		r, c := s/w, s%w
-		for _, m := range SeedOrder() {
-			if rr, cc := r+m.DRow, c+m.DCol; rr >= 0 && rr < h && cc >= 0 && cc < w {
+		for _, m := range jumps {
+			if rr, cc := r+m[0], c+m[1]; rr >= 0 && rr < h && cc >= 0 && cc < w {
 				b.nb[s] = append(b.nb[s], int32(rr*w+cc))
 			}
 		}
@@ -261,7 +266,7 @@ func (b *blockSearch) before(x, y int32) bool {
 // isJump reports whether squares a and b of a board w wide are a knight's
 // jump apart.
 func isJump(a, b, w int) bool {
-	return (Move{b/w - a/w, b%w - a%w}).isKnight()
+	return jump(a, b, w)
 }
 
 // resize makes b a search of an h x w block.

@@ -1,4 +1,4 @@
-package knightstour
+package construct
 
 import (
 	"context"
@@ -54,7 +54,7 @@ type strip struct {
 }
 
 // newStrip prepares the search of a rows x cols strip.
-func newStrip(rows, cols int, start Coordinate, closed bool) *strip {
+func newStrip(rows, cols int, start Square, closed bool) *strip {
 	h := min(rows, cols)
 	s := &strip{rows: rows, cols: cols, h: h, n: rows * cols, win: 2*h + 1, start: -1, closed: closed}
 	if !closed {
@@ -83,7 +83,7 @@ func newStrip(rows, cols int, start Coordinate, closed bool) *strip {
 }
 
 // index returns the place of square c in the search's order.
-func (s *strip) index(c Coordinate) int {
+func (s *strip) index(c Square) int {
 	if s.rows == s.h {
 		return c.Col*s.h + c.Row
 	}
@@ -175,12 +175,12 @@ func (s *strip) backOf(k int) [4]int {
 }
 
 // coord returns square k of the search's order on the board.
-func (s *strip) coord(k int) Coordinate {
+func (s *strip) coord(k int) Square {
 	a, p := k%s.h, k/s.h
 	if s.rows == s.h {
-		return Coordinate{a, p}
+		return Square{a, p}
 	}
-	return Coordinate{p, a}
+	return Square{p, a}
 }
 
 // stripState is a state unpacked: slot j holds square k-win+j before k is
@@ -358,7 +358,7 @@ func (s *strip) finished(st uint64) bool {
 
 // constructStrip finds a tour of a board 3 or 4 squares wide by the
 // frontier search.
-func constructStrip(ctx context.Context, rows, cols int, start Coordinate, closed bool) (Tour, error) {
+func constructStrip(ctx context.Context, rows, cols int, start Square, closed bool) ([]uint32, error) {
 	s := newStrip(rows, cols, start, closed)
 	var stretches []stretch
 	var last []uint64
@@ -368,13 +368,13 @@ func constructStrip(ctx context.Context, rows, cols int, start Coordinate, close
 		stretches = []stretch{{from: 0, to: s.n, in: []uint64{s.initial()}}}
 		var err error
 		if ways, err = s.ways(ctx, stretches[0]); err != nil {
-			return Tour{}, err
+			return nil, err
 		}
 		last = slices.Sorted(maps.Keys(ways[s.n-1]))
 	} else {
 		var err error
 		if stretches, last, err = s.forward(ctx); err != nil {
-			return Tour{}, err
+			return nil, err
 		}
 	}
 	target, found := uint64(0), false
@@ -385,14 +385,14 @@ func constructStrip(ctx context.Context, rows, cols int, start Coordinate, close
 		}
 	}
 	if !found {
-		return Tour{}, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, KindOf(closed), rows, cols, start)
+		return nil, ErrNoTour
 	}
 	choices := make([]uint8, s.n)
 	for i := len(stretches) - 1; i >= 0; i-- {
 		if ways == nil || i < len(stretches)-1 {
 			var err error
 			if ways, err = s.ways(ctx, stretches[i]); err != nil {
-				return Tour{}, err
+				return nil, err
 			}
 		}
 		target = follow(stretches[i], ways, target, choices)
@@ -546,7 +546,7 @@ func follow(r stretch, ways []map[uint64]via, target uint64, choices []uint8) ui
 // are those its own choice made to earlier squares and those the choices
 // of later squares made to it, so the walk needs no other table: a byte a
 // square besides the tour.
-func (s *strip) tour(ctx context.Context, choices []uint8, start Coordinate) (Tour, error) {
+func (s *strip) tour(ctx context.Context, choices []uint8, start Square) ([]uint32, error) {
 	jumps := func(k int) (out [2]int) {
 		out, n := [2]int{-1, -1}, 0
 		for i, u := range s.back(k) {
@@ -568,20 +568,11 @@ func (s *strip) tour(ctx context.Context, choices []uint8, start Coordinate) (To
 		}
 		return out
 	}
-	t := Tour{rows: s.rows, cols: s.cols}
-	if s.n <= MaxSquares {
-		t.squares = make([]uint16, 0, s.n)
-	} else {
-		t.wide = make([]uint32, 0, s.n)
-	}
+	t := make([]uint32, 0, s.n)
 	prev, cur := -1, s.index(start)
 	for i := 0; cur >= 0 && i < s.n; i++ {
 		c := s.coord(cur)
-		if sq := c.Row*s.cols + c.Col; t.wide != nil {
-			t.wide = append(t.wide, uint32(sq))
-		} else {
-			t.squares = append(t.squares, uint16(sq))
-		}
+		t = append(t, uint32(c.Row*s.cols+c.Col))
 		j := jumps(cur)
 		nxt := j[0]
 		if nxt == prev || nxt < 0 {
@@ -589,11 +580,11 @@ func (s *strip) tour(ctx context.Context, choices []uint8, start Coordinate) (To
 		}
 		prev, cur = cur, nxt
 		if i%(1<<18) == 0 && ctx.Err() != nil {
-			return Tour{}, ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
-	if err := t.Check(); err != nil || s.closed && !t.Closed() {
-		return Tour{}, fmt.Errorf("knightstour: internal error: the strip search built no tour: %v", err)
+	if err := check(s.rows, s.cols, t, s.closed); err != nil {
+		return nil, fmt.Errorf("construct: internal error: the strip search built no tour: %v", err)
 	}
 	return t, nil
 }

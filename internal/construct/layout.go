@@ -1,4 +1,4 @@
-package knightstour
+package construct
 
 import (
 	"cmp"
@@ -90,7 +90,7 @@ const (
 
 // planBlocks cuts the board into blocks and finds their tours. It returns
 // nil if the board is a single block with no path from start.
-func planBlocks(ctx context.Context, rows, cols int, start Coordinate) (*blockPlan, error) {
+func planBlocks(ctx context.Context, rows, cols int, start Square) (*blockPlan, error) {
 	p := &blockPlan{rows: rows, cols: cols, cycles: map[[3]int]*blockTour{}, needed: map[[3]int]*blockTour{}}
 	search := newBlockSearch(maxBlockSide, maxBlockSide)
 	if rows*cols%2 == 0 {
@@ -191,7 +191,7 @@ func (p *blockPlan) findCycle(b *blockSearch, h, w, set int) (*blockTour, error)
 }
 
 // errNoBlockTour reports a block size and set of ports with no cycle.
-var errNoBlockTour = errors.New("knightstour: internal error: a block has no closed tour through its ports")
+var errNoBlockTour = errors.New("construct: internal error: a block has no closed tour through its ports")
 
 // blockCycle finds a closed tour of an h x w block through the ports in set.
 func blockCycle(b *blockSearch, h, w, set int) ([]int32, error) {
@@ -221,7 +221,7 @@ func blockCycle(b *blockSearch, h, w, set int) ([]int32, error) {
 // smallest start block first: on a 5x5 block some squares start no tour.
 // It reports false if no cut works and the board is a single block, whose
 // search was exhaustive: then there is no tour.
-func (p *blockPlan) planStart(search *blockSearch, start Coordinate) (bool, error) {
+func (p *blockPlan) planStart(search *blockSearch, start Square) (bool, error) {
 	// A start block 5 wide would put 6x5 blocks above and below it, which
 	// have no cycle through all four ports: allow it on 5-square sides,
 	// and on boards 5 squares high, which have one band of blocks.
