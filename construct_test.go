@@ -93,7 +93,7 @@ func TestConstructStrips(t *testing.T) {
 	case testing.Short() || raceEnabled:
 		longest = 14
 	case !exhaustive:
-		longest = 10
+		longest = 8 // every start of every strip up to 8 long
 	}
 	for h := 1; h <= 4; h++ {
 		for n := 1; n <= longest; n++ {

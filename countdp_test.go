@@ -109,7 +109,7 @@ func TestCountDPPublished(t *testing.T) {
 		rows, cols int
 		mode       int
 		undirected string
-		slow       bool // seconds: skipped with -short and -race
+		slow       bool // seconds: only under the build tag exhaustive, not with -race
 		long       bool // minutes: only with -dp.long
 	}{
 		{3, 10, closed, "16", false, false},
@@ -130,7 +130,7 @@ func TestCountDPPublished(t *testing.T) {
 	}
 	for _, tt := range tests {
 		name := fmt.Sprintf("%dx%d mode %d", tt.rows, tt.cols, tt.mode)
-		if tt.long && !*dpLong || tt.slow && (testing.Short() || raceEnabled) {
+		if tt.long && !*dpLong || tt.slow && (testing.Short() || raceEnabled || !exhaustive) {
 			t.Logf("%s: skipped (slow)", name)
 			continue
 		}
@@ -159,12 +159,12 @@ func TestCountDPStartsSum(t *testing.T) {
 	tests := []struct {
 		rows, cols int
 		directed   string // published; "" where none is
-		long       bool
+		long       bool   // skipped but with -dp.long
 	}{
 		{5, 5, "1728", false},
 		{4, 7, "", false},
 		{5, 6, "", false},
-		{6, 6, "6637920", false},
+		{6, 6, "6637920", !exhaustive},
 		{7, 7, "165575218320", true},
 	}
 	for _, tt := range tests {
