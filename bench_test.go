@@ -291,9 +291,10 @@ func BenchmarkCancelConstruct(b *testing.B) {
 }
 
 // BenchmarkCancelCountDP cancels a frontier count of the 8x8 closed tours
-// (about 20 minutes) at several points.
+// (about 20 minutes) at several points: in the demand passes of its first
+// minute and a half, then in its steps.
 func BenchmarkCancelCountDP(b *testing.B) {
-	cancelLatency(b, []time.Duration{10 * time.Millisecond, 300 * time.Millisecond, time.Second, 5 * time.Second, 20 * time.Second},
+	cancelLatency(b, []time.Duration{10 * time.Millisecond, 300 * time.Millisecond, time.Second, 5 * time.Second, 20 * time.Second, 2 * time.Minute, 4 * time.Minute},
 		func(ctx context.Context) error {
 			_, err := CountDP(ctx, 8, 8, WithClosed(), WithMemoryLimit(dpCancelMemory))
 			return err
