@@ -179,9 +179,6 @@ func newStager(tables []table, buckets []bucket, bshift uint, lo int, shift uint
 		n: make([]int32, len(buckets)), shift: shift, bshift: bshift, k: k, mem: mem}
 }
 
-// bytes is the memory of the stager's buffers.
-func (s *stager) bytes() int64 { return int64(len(s.buf))*8 + int64(len(s.n))*4 }
-
 // group returns the index in s.tables of the group of a state of hash h;
 // outside them if the state is another pass's.
 func (s *stager) group(h uint64) int {
