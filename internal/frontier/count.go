@@ -357,6 +357,8 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			return nil, err
 		}
 		cur = next
+		r.pieces.Store(0) // no square under way until the next step starts
+		r.passesPlanned.Store(0)
 		r.states = append(r.states, cur.n)
 		r.peak = max(r.peak, cur.n)
 		r.done.Add(1)
