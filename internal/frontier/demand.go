@@ -262,24 +262,24 @@ func inChunks(ctx context.Context, n, workers int, fn func(c, lo, hi int)) error
 //
 // The counting step asks about the up to eleven demands one state can
 // make, which differ only in the squares the step joins and in z: the
-// filter places a key's word in a block of eight (a cache line) chosen by
+// filter places a key's word in a line of eight words (a cache line) chosen by
 // the key without those bits, so that the eleven questions wait for memory
 // once, not eleven times.
 type filter struct {
 	words []uint64
-	shift uint   // 64 - log2(blocks); 64 for one block
-	vary  uint64 // the bits that do not choose the block
+	shift uint   // 64 - log2(lines); 64 for one line
+	vary  uint64 // the bits that do not choose the line
 }
 
-// blockWords is the words of a block of a filter.
-const blockWords = 8
+// lineWords is the words of a line of a filter: a cache line.
+const lineWords = 8
 
 func newFilter(keys []uint64, vary uint64) *filter {
-	size := blockWords
+	size := lineWords
 	for size*64 < 32*len(keys) {
 		size *= 2
 	}
-	fl := &filter{words: make([]uint64, size), shift: uint(64 - bits.TrailingZeros(uint(size/blockWords))), vary: vary}
+	fl := &filter{words: make([]uint64, size), shift: uint(64 - bits.TrailingZeros(uint(size/lineWords))), vary: vary}
 	for _, key := range keys {
 		i, m := fl.locate(key)
 		fl.words[i] |= m
@@ -290,9 +290,9 @@ func newFilter(keys []uint64, vary uint64) *filter {
 // locate returns the word and the two bits of key.
 func (fl *filter) locate(key uint64) (int, uint64) {
 	h := hashKey(key)
-	i := int(h >> 61) // the word in the block
+	i := int(h >> 61) // the word in the line
 	if fl.shift < 64 {
-		i += int(hashKey(key&^fl.vary)>>fl.shift) * blockWords
+		i += int(hashKey(key&^fl.vary)>>fl.shift) * lineWords
 	}
 	return i, 1<<(h&63) | 1<<(h>>6&63)
 }
