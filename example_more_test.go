@@ -161,3 +161,59 @@ func ExampleCountDP_freeEnds() {
 	// Output:
 	// 6637920 open tours (each from both ends), 19724 closed (each from one square, both ways)
 }
+
+// StartPossible says, from the theorems alone, where a tour can start.
+func ExampleStartPossible() {
+	// On 5x5 an open tour starts and ends on the colour of the corners,
+	// which has one square more.
+	for _, sq := range []knightstour.Coordinate{{0, 0}, {1, 1}, {0, 1}} {
+		fmt.Println(sq, knightstour.StartPossible(5, 5, sq, false))
+	}
+	// Output:
+	// {0,0} true
+	// {1,1} true
+	// {0,1} false
+}
+
+// NewTour checks a tour given square by square; SameShape and Canonical
+// compare tours up to the board's symmetries.
+func ExampleSameShape() {
+	s, err := knightstour.NewSolver(3, 4)
+	if err != nil {
+		panic(err)
+	}
+	tours, err := s.FindMoves(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	a := tours.At(0)
+	// The same tour turned half way round: another start, the same shape.
+	var turned []knightstour.Coordinate
+	for _, c := range a.Coordinates() {
+		turned = append(turned, knightstour.Coordinate{Row: 2 - c.Row, Col: 3 - c.Col})
+	}
+	b, err := knightstour.NewTour(3, 4, turned)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(b.Start(), knightstour.SameShape(a, b), knightstour.SameShape(a, tours.At(1)))
+	fmt.Println(knightstour.Canonical(a).Check() == nil)
+	// Output:
+	// {0,3} true false
+	// true
+}
+
+// WriteSVG draws a tour; the CLI's tour -svg writes the same picture.
+func ExampleWriteSVG() {
+	t, err := knightstour.Construct(context.Background(), 8, 8, knightstour.WithClosed())
+	if err != nil {
+		panic(err)
+	}
+	var svg bytes.Buffer
+	if err := knightstour.WriteSVG(&svg, t, knightstour.SVGOptions{Numbers: true}); err != nil {
+		panic(err)
+	}
+	fmt.Println(bytes.HasPrefix(svg.Bytes(), []byte("<svg")), bytes.Count(svg.Bytes(), []byte("<text")))
+	// Output:
+	// true 64
+}
