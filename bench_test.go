@@ -2,6 +2,7 @@ package knightstour
 
 import (
 	"context"
+	"flag"
 	"testing"
 	"time"
 )
@@ -283,6 +284,9 @@ func cancelLatency(b *testing.B, delays []time.Duration, call func(context.Conte
 // BenchmarkCancelConstruct cancels the construction of a tour of
 // 20000x20000 (400 million squares, about 3 s) at several points.
 func BenchmarkCancelConstruct(b *testing.B) {
+	if !*cancelLong {
+		b.Skip("builds 400 million squares (3 GB) per cancel: with -cancel.long")
+	}
 	cancelLatency(b, []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond, 600 * time.Millisecond, time.Second, 1500 * time.Millisecond},
 		func(ctx context.Context) error {
 			_, err := Construct(ctx, constructSide, constructSide)
@@ -294,6 +298,9 @@ func BenchmarkCancelConstruct(b *testing.B) {
 // (about 20 minutes) at several points: in the demand passes of its first
 // minute and a half, then in its steps.
 func BenchmarkCancelCountDP(b *testing.B) {
+	if !*cancelLong {
+		b.Skip("about eight minutes: with -cancel.long")
+	}
 	cancelLatency(b, []time.Duration{10 * time.Millisecond, 300 * time.Millisecond, time.Second, 5 * time.Second, 20 * time.Second, 2 * time.Minute, 4 * time.Minute},
 		func(ctx context.Context) error {
 			_, err := CountDP(ctx, 8, 8, WithClosed(), WithMemoryLimit(dpCancelMemory))
@@ -301,8 +308,12 @@ func BenchmarkCancelCountDP(b *testing.B) {
 		})
 }
 
+// cancelLong runs the cancel benchmarks of whole large calls, which take
+// minutes and gigabytes: go test -bench Cancel -cancel.long.
+var cancelLong = flag.Bool("cancel.long", false, "run the cancel benchmarks of 20000x20000 and of 8x8 closed (minutes)")
+
 // constructSide is the side of the board BenchmarkCancelConstruct builds.
-var constructSide = 10000
+var constructSide = 20000
 
 // dpCancelMemory bounds the memory of BenchmarkCancelCountDP's counts.
 var dpCancelMemory int64 = 4 << 30
