@@ -109,7 +109,7 @@ func (a *arena) unmap(s *slab) {
 	}
 	s.freed = true
 	a.mem.release(int64(len(s.words)) * 8)
-	freeWords(s.words)
+	a.mem.unmap(s.words)
 	s.words = nil
 }
 

@@ -173,6 +173,9 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	begin := time.Now()
 	r := &counter{f: f, mode: mode, start: -1, cfg: cfg, mem: &memory{limit: cfg.MemoryLimit},
 		spill: cfg.SpillDir != "" || cfg.Checkpoint != ""}
+	// A cancelled count returns without waiting for the kernel to take its
+	// memory back (memory.unmap).
+	defer context.AfterFunc(ctx, func() { r.mem.lazy.Store(true) })()
 	if mode == FromStart {
 		r.start = f.latest(cfg.StartRow, cfg.StartCol)
 		if cfg.AllLengths || cfg.EarlyStart { // the shorter boards hold the start where it is

@@ -3,6 +3,7 @@ package frontier
 import (
 	"math/big"
 	"math/bits"
+	"sync"
 	"sync/atomic"
 )
 
@@ -50,6 +51,48 @@ func (l *layer) onDisk() bool {
 type memory struct {
 	limit      int64
 	used, peak atomic.Int64
+	// lazy, once the count is being cancelled, sends the memory it frees
+	// to a goroutine of its own (unmap).
+	lazy    atomic.Bool
+	mu      sync.Mutex
+	later   [][]uint64 // memory waiting to be unmapped
+	reaping bool       // a goroutine is unmapping later
+}
+
+// unmap returns mapped words to the kernel. Freeing gigabytes of pages
+// takes the kernel the better part of a second, which a cancelled count
+// should not wait for: once lazy is set, the words go to a goroutine that
+// unmaps them after the count has returned, and ends when none are left.
+func (m *memory) unmap(w []uint64) {
+	if !m.lazy.Load() {
+		freeWords(w)
+		return
+	}
+	m.mu.Lock()
+	m.later = append(m.later, w)
+	start := !m.reaping
+	m.reaping = true
+	m.mu.Unlock()
+	if start {
+		go m.reap()
+	}
+}
+
+func (m *memory) reap() {
+	for {
+		m.mu.Lock()
+		ws := m.later
+		m.later = nil
+		if len(ws) == 0 {
+			m.reaping = false
+			m.mu.Unlock()
+			return
+		}
+		m.mu.Unlock()
+		for _, w := range ws {
+			freeWords(w)
+		}
+	}
 }
 
 // grab records bytes as used and reports whether the total is within the

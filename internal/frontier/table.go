@@ -91,7 +91,7 @@ func (t *table) grow(mem *memory) bool {
 		copy(slots[j:j+stride], old[i:i+stride])
 	}
 	mem.release(int64(cap(old)) * 8)
-	freeWords(old)
+	mem.unmap(old)
 	return true
 }
 
@@ -112,7 +112,7 @@ func (t *table) pack(dense []uint64, mem *memory) {
 
 func (t *table) free(mem *memory) {
 	mem.release(int64(cap(t.slots)) * 8)
-	freeWords(t.slots)
+	mem.unmap(t.slots)
 	t.slots, t.size, t.n = nil, 0, 0
 }
 
