@@ -287,7 +287,7 @@ func BenchmarkCancelConstruct(b *testing.B) {
 	if !*cancelLong {
 		b.Skip("builds 400 million squares (3 GB) per cancel: with -cancel.long")
 	}
-	cancelLatency(b, []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond, 600 * time.Millisecond, time.Second, 1500 * time.Millisecond},
+	cancelLatency(b, []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond, 600 * time.Millisecond, time.Second, 1500 * time.Millisecond, 3 * time.Second, 5 * time.Second},
 		func(ctx context.Context) error {
 			_, err := Construct(ctx, constructSide, constructSide)
 			return err

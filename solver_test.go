@@ -391,8 +391,8 @@ func TestStoredToursAreCompact(t *testing.T) {
 	if ts.Len() != 524486 {
 		t.Fatalf("Len = %d", ts.Len())
 	}
-	if b := ts.Bytes(); b > 2*36*524486+blockBytes {
-		t.Errorf("tours take %d bytes, want at most 2 per square plus one block", b)
+	if b := ts.Bytes(); b > 2*36*524486+listChunkBytes {
+		t.Errorf("tours take %d bytes, want at most 2 per square plus one chunk", b)
 	}
 	for _, i := range []int{0, 1, 262243, 524485} {
 		tour := ts.At(i)

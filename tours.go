@@ -2,38 +2,38 @@ package knightstour
 
 import "iter"
 
-// blockBytes sets the size of the blocks a Tours list grows by: full blocks
+// listChunkBytes sets the size of the chunks a Tours list grows by: full chunks
 // are never copied, so a list needs no more memory than its tours plus one
-// block, even while it grows.
-const blockBytes = 1 << 20
+// chunk, even while it grows.
+const listChunkBytes = 1 << 20
 
 // Tours is a list of tours of one board, as FindMoves returns it. Each
 // square takes two bytes: 6x6's 524,486 tours from a corner take 38 MB.
 type Tours struct {
 	rows, cols int
-	perBlock   int        // tours in each block
-	blocks     [][]uint16 // the tours back to back, perBlock to a block
+	perChunk   int        // tours in each chunk
+	chunks     [][]uint16 // the tours back to back, perChunk to a chunk
 	count      int
 	stats      Stats
 }
 
 func newTours(rows, cols int) *Tours {
-	return &Tours{rows: rows, cols: cols, perBlock: max(1, blockBytes/2/(rows*cols))}
+	return &Tours{rows: rows, cols: cols, perChunk: max(1, listChunkBytes/2/(rows*cols))}
 }
 
 func (ts *Tours) add(path []uint16) {
-	if ts.count%ts.perBlock == 0 {
-		// The first block starts small and grows, for short lists; later
+	if ts.count%ts.perChunk == 0 {
+		// The first chunk starts small and grows, for short lists; later
 		// ones are allocated whole.
-		size := ts.perBlock
+		size := ts.perChunk
 		if ts.count == 0 {
 			size = min(size, 64)
 		}
-		ts.blocks = append(ts.blocks, make([]uint16, 0, size*len(path)))
+		ts.chunks = append(ts.chunks, make([]uint16, 0, size*len(path)))
 	}
-	last := &ts.blocks[len(ts.blocks)-1]
-	if len(*last)+len(path) > cap(*last) { // only the first block grows
-		grown := make([]uint16, len(*last), min(2*cap(*last), ts.perBlock*len(path)))
+	last := &ts.chunks[len(ts.chunks)-1]
+	if len(*last)+len(path) > cap(*last) { // only the first chunk grows
+		grown := make([]uint16, len(*last), min(2*cap(*last), ts.perChunk*len(path)))
 		copy(grown, *last)
 		*last = grown
 	}
@@ -53,7 +53,7 @@ func (ts *Tours) Len() int {
 // the list, which never changes.
 func (ts *Tours) At(i int) Tour {
 	n := ts.rows * ts.cols
-	b, j := ts.blocks[i/ts.perBlock], i%ts.perBlock
+	b, j := ts.chunks[i/ts.perChunk], i%ts.perChunk
 	return Tour{rows: ts.rows, cols: ts.cols, squares: b[j*n : (j+1)*n : (j+1)*n]}
 }
 
@@ -71,7 +71,7 @@ func (ts *Tours) All() iter.Seq2[int, Tour] {
 // Bytes returns the memory the tours occupy.
 func (ts *Tours) Bytes() int {
 	total := 0
-	for _, b := range ts.blocks {
+	for _, b := range ts.chunks {
 		total += 2 * cap(b)
 	}
 	return total

@@ -51,9 +51,9 @@ func Tour(ctx context.Context, rows, cols int, start Square, closed bool, worker
 	if p == nil {
 		return nil, ErrNoTour
 	}
-	next, err := p.link(ctx, workers)
+	next, err := p.links(ctx, workers)
 	if err != nil {
 		return nil, err
 	}
-	return walk(ctx, rows, cols, next, start)
+	return trace(ctx, rows, cols, next, start)
 }

@@ -342,10 +342,10 @@ func anyParts(n int) []int {
 	return parts
 }
 
-// link writes the tour as a table of links, next[square] being the square
+// links writes the tour as a table of links, next[square] being the square
 // after it (noLink after the end of a path): each block's tour, turned the
 // way the joins need, then the joins.
-func (p *blockPlan) link(ctx context.Context, workers int) ([]uint32, error) {
+func (p *blockPlan) links(ctx context.Context, workers int) ([]uint32, error) {
 	rowAt, colAt := offsets(p.rowParts), offsets(p.colParts)
 	tour := func(i, j int) *blockTour { return p.tours[i][j] }
 	// The joins form a tree: along every band of blocks, and down the

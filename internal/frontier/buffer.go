@@ -6,34 +6,34 @@ import (
 )
 
 // The buffered step is the fast one where memory is plentiful: workers
-// write every new state of the step, unmerged, into blocks per bucket (a
+// write every new state of the step, unmerged, into bins per bucket (a
 // run of groups), and then take a bucket at a time, sort its states into
 // their groups, and merge one group at a time, whose table then fits in
 // the processor's cache. Adding a state costs an append and a cached probe
 // instead of a probe into a table far larger than the cache (about 50 ns
 // on the development machine), but the step holds all its unmerged states
 // at once: two to three times the next layer's entries. The buckets are
-// few (maxBuckets), so that the ends of the blocks being filled stay in
-// cache too: with one block per group, on a large layer nearly every
+// few (maxBuckets), so that the ends of the bins being filled stay in
+// cache too: with one bin per group, on a large layer nearly every
 // append missed the cache.
 
 // maxBuckets bounds the buckets of a buffered step.
 const maxBuckets = 256
 
 // An emitter collects one worker's new states, unmerged, per bucket: a
-// key followed by its k limbs, in blocks from a pool, so that a buffer
+// key followed by its k limbs, in bins from a pool, so that a buffer
 // never grows by copying.
 type emitter struct {
-	full  [][][]uint64 // per bucket: the blocks filled
-	cur   [][]uint64   // per bucket: the block being filled
+	full  [][][]uint64 // per bucket: the bins filled
+	cur   [][]uint64   // per bucket: the bin being filled
 	shift uint         // 64 - log2(buckets); 64 for one bucket
 	k     int
-	pool  *blockPool
-	// overLimit records that a block took memory beyond the limit.
+	pool  *binPool
+	// overLimit records that a bin took memory beyond the limit.
 	overLimit bool
 }
 
-func newEmitter(buckets int, shift uint, k int, pool *blockPool) *emitter {
+func newEmitter(buckets int, shift uint, k int, pool *binPool) *emitter {
 	return &emitter{full: make([][][]uint64, buckets), cur: make([][]uint64, buckets), shift: shift, k: k, pool: pool}
 }
 
@@ -60,7 +60,7 @@ func (e *emitter) emit(key, h uint64, val []uint64) {
 	e.cur[g] = append(s, val[:e.k]...)
 }
 
-// take appends bucket g's blocks to parts and forgets them.
+// take appends bucket g's bins to parts and forgets them.
 func (e *emitter) take(g int, parts [][]uint64) [][]uint64 {
 	parts = append(parts, e.full[g]...)
 	if e.cur[g] != nil {
@@ -70,13 +70,13 @@ func (e *emitter) take(g int, parts [][]uint64) [][]uint64 {
 	return parts
 }
 
-// A blockPool hands out the blocks emitters fill and takes them back after
+// A binPool hands out the bins emitters fill and takes them back after
 // a merge, so that later buckets reuse memory instead of allocating and
-// zeroing it again. Its blocks are carved from an arena of their own and
+// zeroing it again. Its bins are carved from an arena of their own and
 // all go back to the kernel when the step is done: from the Go heap they
 // would linger as garbage until a collection, and the process would hold
 // up to twice the memory the count records.
-type blockPool struct {
+type binPool struct {
 	mu    sync.Mutex
 	free  [][]uint64
 	made  []group
@@ -84,18 +84,18 @@ type blockPool struct {
 	arena *arena
 }
 
-// blockEntries is how many states a block holds.
-const blockEntries = 1024
+// binEntries is how many states a bin holds.
+const binEntries = 1024
 
-func newBlockPool(k int, mem *memory) *blockPool {
+func newBinPool(k int, mem *memory) *binPool {
 	a := &arena{mem: mem}
 	a.sizeFor(int(min(maxSlabWords*32, mem.limit/8))) // slabs of 8 MiB, fewer under a small limit
-	return &blockPool{words: blockEntries * (k + 1), arena: a}
+	return &binPool{words: binEntries * (k + 1), arena: a}
 }
 
-// get returns an empty block; false, with a block from the Go heap that
+// get returns an empty bin; false, with a bin from the Go heap that
 // the count can finish its step with, if the memory limit is reached.
-func (p *blockPool) get() ([]uint64, bool) {
+func (p *binPool) get() ([]uint64, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if n := len(p.free); n > 0 {
@@ -111,14 +111,14 @@ func (p *blockPool) get() ([]uint64, bool) {
 	return g.entries[:0], true
 }
 
-func (p *blockPool) put(blocks [][]uint64) {
+func (p *binPool) put(bins [][]uint64) {
 	p.mu.Lock()
-	p.free = append(p.free, blocks...)
+	p.free = append(p.free, bins...)
 	p.mu.Unlock()
 }
 
-// release returns the memory of every block the pool made.
-func (p *blockPool) release() {
+// release returns the memory of every bin the pool made.
+func (p *binPool) release() {
 	p.mu.Lock()
 	for _, g := range p.made {
 		p.arena.free(g)
@@ -143,7 +143,7 @@ type merger struct {
 	of     []uint16 // the group of each state of the bucket
 }
 
-// sortBucket sorts the states of a bucket's blocks into its groups, of
+// sortBucket sorts the states of a bucket's bins into its groups, of
 // which there are 1<<sub, picked by the bits of the hash below the
 // bucket's own (shift is 64 less the bits of bucket and group): one
 // streaming pass, not a probe per state into a table out of cache. Group
@@ -192,7 +192,7 @@ func (m *merger) sortBucket(parts [][]uint64, shift, sub uint) {
 // at the output.
 const placeBits = 32
 
-// merge adds up the entries of all workers' blocks for one group and
+// merge adds up the entries of all workers' bins for one group and
 // returns the distinct entries, valid until the next merge; overflow if a
 // count does not fit in k limbs.
 func (m *merger) merge(parts [][]uint64) (out []uint64, overflow bool) {

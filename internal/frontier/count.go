@@ -256,9 +256,9 @@ type counter struct {
 	startColour int
 	cfg         Config
 	mem         *memory
-	arena       *arena     // the layers' groups, for one attempt
-	pool        *blockPool // the buffered steps' blocks, while the steps are buffered
-	k           int        // limbs per count
+	arena       *arena   // the layers' groups, for one attempt
+	pool        *binPool // the buffered steps' bins, while the steps are buffered
+	k           int      // limbs per count
 	// vb, when not nil, holds the demands that can still be finished: the
 	// counting states with other demands are dropped.
 	vb *viability

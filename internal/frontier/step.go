@@ -14,7 +14,7 @@ import (
 // states of the layer, a piece at a time, and making the groups of the
 // next layer from what the expansion emitted. Where the memory limit
 // leaves room for all the step's new states unmerged, the step is
-// buffered (buffer.go): workers write them into blocks per group, then
+// buffered (buffer.go): workers write them into bins per group, then
 // merge a group at a time. Otherwise it is lean (table.go): workers add
 // the new states to a hash table per group as they go, in small batches,
 // and pack the tables into dense groups at the end.
@@ -90,7 +90,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	}
 	s := &stepper{ctx: ctx, r: r, v: v, cur: cur, est: r.estimate(v), final: v == r.f.n-1}
 	// The buffered step holds the new states unmerged, about three for
-	// each state of the next layer, in blocks, and the next layer.
+	// each state of the next layer, in bins, and the next layer.
 	lean := r.cfg.Lean || r.mem.used.Load()+int64(s.est)*int64(stride)*8*5 > r.mem.limit
 	perGroup := groupStates
 	if !lean {
@@ -106,7 +106,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		}
 	}()
 	if lean {
-		r.releasePool() // its blocks are memory the tables may need
+		r.releasePool() // its bins are memory the tables may need
 	}
 	for g, gr := range cur.groups {
 		n := gr.words / stride
@@ -451,12 +451,12 @@ func (s *stepper) fill(tables []table, lo, hi, size int, feed func() error) erro
 }
 
 // buffered makes the next layer by sorting and merging the new states,
-// which the expansion writes unmerged into blocks.
+// which the expansion writes unmerged into bins.
 func (s *stepper) buffered() error {
 	r, k := s.r, s.r.k
-	bbits := min(s.gbits, uint(bits.TrailingZeros(maxBuckets))) // buckets of the blocks
+	bbits := min(s.gbits, uint(bits.TrailingZeros(maxBuckets))) // buckets of the bins
 	if r.pool == nil {
-		r.pool = newBlockPool(k, r.mem)
+		r.pool = newBinPool(k, r.mem)
 	}
 	pool := r.pool
 	for _, w := range s.ws {
@@ -516,7 +516,7 @@ func (w *worker) emit(key uint64, val []uint64) {
 	w.lean.emit(key, hashKey(key), val)
 }
 
-// releasePool returns the blocks of the buffered steps, which the pool
+// releasePool returns the bins of the buffered steps, which the pool
 // keeps from step to step while the steps are buffered: fresh memory
 // costs a fault on every page.
 func (r *counter) releasePool() {

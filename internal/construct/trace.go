@@ -6,9 +6,9 @@ import (
 	"math"
 )
 
-// walk follows the links from start and returns the squares in order:
+// trace follows the links from start and returns the squares in order:
 // all of them around a cycle, or up to the end of a path.
-func walk(ctx context.Context, rows, cols int, next []uint32, start Square) ([]uint32, error) {
+func trace(ctx context.Context, rows, cols int, next []uint32, start Square) ([]uint32, error) {
 	n := rows * cols
 	tour, err := makeWords(ctx, n)
 	if err != nil {
