@@ -264,12 +264,12 @@ func cancelLatency(b *testing.B, delays []time.Duration, call func(context.Conte
 			timer := time.AfterFunc(d, func() { fired <- time.Now(); cancel() })
 			err := call(ctx)
 			returned := time.Now()
-			timer.Stop()
-			cancel()
-			if err == nil {
-				b.Logf("finished within %v", d)
+			if timer.Stop() { // it returned before the cancel
+				b.Logf("returned within %v: %v", d, err)
+				cancel()
 				continue
 			}
+			cancel()
 			lat := returned.Sub(<-fired)
 			b.Logf("cancelled after %v: returned in %v", d, lat)
 			total += lat
@@ -303,7 +303,7 @@ func BenchmarkCancelCountDP(b *testing.B) {
 	}
 	cancelLatency(b, []time.Duration{10 * time.Millisecond, 300 * time.Millisecond, time.Second, 5 * time.Second, 20 * time.Second, 2 * time.Minute, 4 * time.Minute},
 		func(ctx context.Context) error {
-			_, err := CountDP(ctx, 8, 8, WithClosed(), WithMemoryLimit(dpCancelMemory))
+			_, err := CountDP(ctx, 8, 8, WithClosed(), WithMemoryLimit(dpCancelMemory), WithSpill(b.TempDir()))
 			return err
 		})
 }
@@ -316,4 +316,4 @@ var cancelLong = flag.Bool("cancel.long", false, "run the cancel benchmarks of 2
 var constructSide = 20000
 
 // dpCancelMemory bounds the memory of BenchmarkCancelCountDP's counts.
-var dpCancelMemory int64 = 4 << 30
+var dpCancelMemory int64 = 6 << 30
