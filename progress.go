@@ -9,6 +9,10 @@ import (
 
 // Stats describes a finished (or stopped) search.
 type Stats struct {
+	// Job names what Solver.Count counted: the kind of tours, the board,
+	// the start, the move order and the limit. MergeStats adds up only
+	// the Stats of one job.
+	Job   string
 	Tours uint64 // tours found
 	Nodes uint64 // squares entered by the search, a measure of work
 	Tasks int    // pieces of the search tree this search walked

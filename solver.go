@@ -119,6 +119,18 @@ func (s *Solver) collect(ctx context.Context, workers int) (*Tours, error) {
 // move order, fixing both, and doubles the count. The number is the same;
 // only Stats.Nodes and the time differ.
 func (s *Solver) Count(ctx context.Context) (Stats, error) {
+	st, err := s.count(ctx)
+	st.Job = s.describe()
+	return st, err
+}
+
+// describe names the count s makes, for Stats.Job: everything but the
+// workers and the shard, which do not change what is counted.
+func (s *Solver) describe() string {
+	return fmt.Sprintf("%v tours of %dx%d from %v, move order %v, limit %d", KindOf(s.cfg.closed), s.Rows(), s.Cols(), s.start, s.cfg.order, s.cfg.limit)
+}
+
+func (s *Solver) count(ctx context.Context) (Stats, error) {
 	if !s.cfg.closed || !s.cfg.reduce || s.cfg.limit > 0 || s.job.root == nil {
 		return s.job.walk(ctx, s.cfg.workers, nil)
 	}
@@ -192,7 +204,8 @@ func (s *Solver) Shard() (i, n int) { return s.cfg.shard, s.cfg.shards }
 
 // MergeStats adds the Stats of the shards of one count (see WithShard),
 // given in any order, into the whole count's. It fails with ErrMerge unless
-// the parts are shards 0 to n-1 of one split, each once, of a tree cut
+// the parts are of one count (the same Job) and are shards 0 to n-1 of one
+// split, each once, of a tree cut
 // into the same tasks, whose tasks add up to the tree's: a part missing,
 // repeated, from another split or another count, or relabelled.
 func MergeStats(parts ...Stats) (Stats, error) {
@@ -200,8 +213,11 @@ func MergeStats(parts ...Stats) (Stats, error) {
 		return Stats{}, fmt.Errorf("%w: no results", ErrMerge)
 	}
 	ids := make([]shard.ID, len(parts))
-	out := Stats{AllTasks: parts[0].AllTasks, Shards: 1}
+	out := Stats{Job: parts[0].Job, AllTasks: parts[0].AllTasks, Shards: 1}
 	for i, p := range parts {
+		if p.Job != out.Job {
+			return Stats{}, fmt.Errorf("%w: shard %d/%d counts %s, shard %d/%d %s", ErrMerge, p.Shard, p.Shards, p.Job, parts[0].Shard, parts[0].Shards, out.Job)
+		}
 		if p.AllTasks != out.AllTasks || p.Tasks < 0 || p.Tasks > p.AllTasks {
 			return Stats{}, fmt.Errorf("%w: shard %d/%d walked %d of %d tasks, shard %d/%d's tree has %d", ErrMerge, p.Shard, p.Shards, p.Tasks, p.AllTasks, parts[0].Shard, parts[0].Shards, out.AllTasks)
 		}

@@ -507,6 +507,11 @@ func TestMergeStatsRefuses(t *testing.T) {
 	}
 	relabelled := parts[2]
 	relabelled.Shard, relabelled.Shards = 0, 1
+	otherJob, err := mustSolver(t, 5, 6, WithShard(2, 3), WithClosed()).Count(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherJob.AllTasks, otherJob.Tasks = parts[2].AllTasks, parts[2].Tasks // all but the job alike
 	for name, in := range map[string][]Stats{
 		"none":                     nil,
 		"missing":                  parts[:2],
@@ -516,6 +521,7 @@ func TestMergeStatsRefuses(t *testing.T) {
 		"more tasks than the tree": with(0, func(s *Stats) { s.Tasks = s.AllTasks + 1 }),
 		"tours over 2^64":          with(0, func(s *Stats) { s.Tours = 1<<64 - 1 }),
 		"split of 2^62":            with(0, func(s *Stats) { s.Shards = 1 << 62 }),
+		"another count":            append(slices.Clone(parts[:2]), otherJob),
 	} {
 		if _, err := MergeStats(in...); !errors.Is(err, ErrMerge) {
 			t.Errorf("%s: err = %v, want ErrMerge", name, err)
