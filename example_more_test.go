@@ -217,3 +217,59 @@ func ExampleWriteSVG() {
 	// Output:
 	// true 64
 }
+
+// A Board holds move numbers, as the seed's KnightProblemBoard does, and
+// prints them as the seed's program does.
+func ExampleNewBoard() {
+	b, err := knightstour.NewBoard(3, 4)
+	if err != nil {
+		panic(err)
+	}
+	for i, c := range []knightstour.Coordinate{{2, 0}, {1, 2}, {0, 0}} {
+		if err := b.Set(c, i+1); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Print(b)
+	fmt.Println(b.Set(knightstour.Coordinate{Row: 3, Col: 0}, 4) != nil)
+	// Output:
+	//    3    0    0    0
+	//    0    0    2    0
+	//    1    0    0    0
+	// true
+}
+
+// Symmetries lists the maps of a board onto itself: eight for a square,
+// four for a rectangle.
+func ExampleSymmetries() {
+	fmt.Println(len(knightstour.Symmetries(8, 8)), len(knightstour.Symmetries(5, 6)))
+	s := knightstour.Symmetries(5, 6)[1]
+	fmt.Println(s, s.Apply(knightstour.Coordinate{Row: 4, Col: 0}, 5, 6))
+	// Output:
+	// 8 4
+	// rotate 180 {0,5}
+}
+
+// CanonicalPath is Canonical for open tours: a path and the same path read
+// backwards have one canonical form.
+func ExampleCanonicalPath() {
+	s, err := knightstour.NewSolver(3, 4)
+	if err != nil {
+		panic(err)
+	}
+	t, err := s.First(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	back := t.Coordinates()
+	for i, j := 0, len(back)-1; i < j; i, j = i+1, j-1 {
+		back[i], back[j] = back[j], back[i]
+	}
+	r, err := knightstour.NewTour(3, 4, back)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(knightstour.CanonicalPath(t).String() == knightstour.CanonicalPath(r).String())
+	// Output:
+	// true
+}
