@@ -15,7 +15,7 @@ import (
 // budget: those are for a construction (issue 4), not for the heuristic.
 func TestWarnsdorff(t *testing.T) {
 	maxSide := 30
-	if testing.Short() {
+	if testing.Short() || !exhaustive {
 		maxSide = 16
 	}
 	found := 0
