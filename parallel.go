@@ -8,8 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/euler1758/knightstour/internal/pool"
 )
 
@@ -309,27 +307,30 @@ func (j *job) walkOrdered(ctx context.Context, tasks [][]uint16, workers int, t 
 	for range window {
 		tokens <- struct{}{}
 	}
+	// The pool calls the function once per task, but a worker takes its
+	// task only once it holds a token, from a counter of its own: so the
+	// task the consumer waits for is always taken before any that hold the
+	// tokens, and cannot wait for one.
 	var next atomic.Int64
-	var g errgroup.Group
-	for range workers {
-		g.Go(func() error {
-			sr := newSearcher(j.g, stop, j.ends)
-			for {
-				select {
-				case <-tokens:
-				case <-done:
-					return nil
-				}
-				i := next.Add(1) - 1
-				if i >= int64(len(tasks)) {
-					return nil
-				}
-				if !j.produce(sr, tasks[i], slots[i], perChunk, free, done, t) {
-					return nil
-				}
+	searchers := make([]searcher, workers)
+	produced := make(chan error, 1)
+	go func() {
+		produced <- pool.Run(ctx, workers, len(tasks), func(w, _ int) error {
+			select {
+			case <-tokens:
+			case <-done:
+				return errStopped
 			}
+			i := next.Add(1) - 1
+			if searchers[w] == nil {
+				searchers[w] = newSearcher(j.g, stop, j.ends)
+			}
+			if !j.produce(searchers[w], tasks[i], slots[i], perChunk, free, done, t) {
+				return errStopped
+			}
+			return nil
 		})
-	}
+	}()
 
 	emit := j.limited(yield)
 	var err error
@@ -363,7 +364,7 @@ deliver:
 		stop.Store(true) // stopped early or finished: release the workers
 	}
 	cancel()
-	_ = g.Wait()
+	<-produced // the workers' errors are the stop or the cancel, reported above
 	return err
 }
 
