@@ -311,3 +311,14 @@ func (r *counter) removeCheckpoint() {
 	r.kept = nil
 	os.Remove(r.cfg.Checkpoint)
 }
+
+// removeStaleRuns deletes the run files (runs.go) that a count stopped in
+// the middle of a step left beside its checkpoint: no checkpoint names
+// them, and a resumed count that plans its passes differently would not
+// write over them.
+func (r *counter) removeStaleRuns() {
+	stale, _ := filepath.Glob(r.layerPrefix() + "*-run*-*")
+	for _, name := range stale {
+		os.Remove(name)
+	}
+}

@@ -321,6 +321,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	total := make([]uint64, k)
 	v0 := 0
 	if r.cfg.Checkpoint != "" {
+		r.removeStaleRuns()
 		m, l, err := r.loadCheckpoint()
 		switch {
 		case err != nil:
