@@ -284,7 +284,7 @@ func (s *stepper) lean() error {
 	}
 	// A pass is planned for tables at their fullest, just grown, beside
 	// the workers' staging buffers at their largest.
-	perGroup := int64(s.est>>s.gbits+1) * int64(stride) * 8 * 16 / maxLoad * 5 / 4
+	perGroup := int64(s.est>>s.gbits+1) * int64(stride) * 8 * 16 / maxLoad * 3 / 2
 	staging := int64(len(s.ws)) * int64(min(groups, maxStageBuckets)) * stageEntries * int64(stride) * 8
 	span := groups
 	// Passes need cur whole to the end of the step: on disk.

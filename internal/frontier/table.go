@@ -26,12 +26,9 @@ type table struct {
 	k         int
 }
 
-// maxLoad is the fill, in 1/16ths, at which a table grows, by a quarter:
-// with linear probing a search for a missing key gets slow as tables fill
-// up, while a low fill wastes memory on every state. Growing by a quarter
-// keeps the fill between 0.65 and 0.81 (by half, it fell to 0.54): 24
-// bytes a state at the peak of 6x7 against 27.5, in the same time (the
-// tables are small, so moving one costs little).
+// maxLoad is the fill, in 1/16ths, at which a table grows, by half: with
+// linear probing a search for a missing key gets slow as tables fill up,
+// while a low fill wastes memory on every state.
 const maxLoad = 13
 
 // slot returns where the probe for a key of hash h starts: the word
@@ -70,10 +67,10 @@ func (t *table) insertAt(i int, key uint64, val []uint64) (overflow bool) {
 	}
 }
 
-// grow moves the table into one a quarter as large again.
+// grow moves the table into one half as large again.
 func (t *table) grow(mem *memory) bool {
 	old, oldSize := t.slots, t.size
-	size := max(64, oldSize+oldSize/4)
+	size := max(64, oldSize+oldSize/2)
 	stride := t.k + 1
 	slots, ok := mem.alloc(size * stride)
 	if !ok {
