@@ -171,11 +171,17 @@ func Validate(rows, cols int, path []Coordinate) (closed bool, err error) {
 // of boards too large for Validate's list of coordinates. A tour that is
 // not one gives a *TourError.
 func (t Tour) Check() error {
+	return t.check(make([]uint64, (t.rows*t.cols+63)/64))
+}
+
+// check is Check with seen, a bit a square, as scratch: a reader of many
+// tours gives every tour the same.
+func (t Tour) check(seen []uint64) error {
 	n := t.rows * t.cols
 	if t.Len() != n || n == 0 {
 		return &TourError{-1, fmt.Sprintf("%d squares, a %dx%d board has %d", t.Len(), t.rows, t.cols, n)}
 	}
-	seen := make([]uint64, (n+63)/64)
+	clear(seen)
 	prev := -1
 	for i := range n {
 		s := t.index(i)

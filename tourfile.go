@@ -211,7 +211,7 @@ func (tr *TourReader) Tours() iter.Seq2[Tour, error] {
 		} else {
 			t.wide = make([]uint32, n)
 		}
-		seen := make([]bool, n)
+		seen := make([]uint64, (n+63)/64) // Tour.check's scratch, for every tour
 		limit := len(strconv.Itoa(n)) + n // the start, a colon and n-1 jumps
 		count := 0
 		for {
@@ -254,11 +254,13 @@ func (tr *TourReader) Tours() iter.Seq2[Tour, error] {
 }
 
 // decode fills t with the tour from square start by the jumps, digits of
-// SeedOrder, checking that it is a knight's tour of t's board (closed if
-// closed says so); seen is scratch of one bool a square.
-func (t *Tour) decode(start int, jumps string, seen []bool, closed bool) error {
+// SeedOrder, and checks that it is a knight's tour of t's board (closed if
+// closed says so); seen is Tour.check's scratch.
+func (t *Tour) decode(start int, jumps string, seen []uint64, closed bool) error {
 	rows, cols, n := t.rows, t.cols, t.rows*t.cols
-	clear(seen)
+	if len(jumps) != n-1 {
+		return &TourError{-1, fmt.Sprintf("%d squares, a %dx%d board has %d", len(jumps)+1, rows, cols, n)}
+	}
 	order := SeedOrder()
 	r, c := start/cols, start%cols
 	set := func(i, sq int) {
@@ -269,28 +271,19 @@ func (t *Tour) decode(start int, jumps string, seen []bool, closed bool) error {
 		}
 	}
 	set(0, start)
-	seen[start] = true
 	for i, j := range []byte(jumps) {
 		if j < '0' || j > '7' {
 			return fmt.Errorf("%w: jump %q is not a digit 0-7", ErrBadFile, j)
 		}
-		if i+1 >= n {
-			return &TourError{i + 1, fmt.Sprintf("more than the %d squares of the board", n)}
-		}
 		m := order[j-'0']
-		r, c = r+m.DRow, c+m.DCol
-		if r < 0 || r >= rows || c < 0 || c >= cols {
+		if r, c = r+m.DRow, c+m.DCol; r < 0 || r >= rows || c < 0 || c >= cols {
+			// A square off the board has no number to keep: check here.
 			return &TourError{i + 1, fmt.Sprintf("%v is off the board", Coordinate{r, c})}
 		}
-		sq := r*cols + c
-		if seen[sq] {
-			return &TourError{i + 1, fmt.Sprintf("%v is visited twice", Coordinate{r, c})}
-		}
-		seen[sq] = true
-		set(i+1, sq)
+		set(i+1, r*cols+c)
 	}
-	if len(jumps) != n-1 {
-		return &TourError{-1, fmt.Sprintf("%d squares, a %dx%d board has %d", len(jumps)+1, rows, cols, n)}
+	if err := t.check(seen); err != nil {
+		return err
 	}
 	if closed && !t.Closed() {
 		return &TourError{-1, "the file holds closed tours, this one is open"}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+
+	"github.com/euler1758/knightstour/internal/pool"
 )
 
 // A demand is the degree-only view of a counting state: for each window
@@ -242,17 +244,12 @@ const chunkDemands = 1 << 12
 func chunksOf(n int) int { return (n + chunkDemands - 1) / chunkDemands }
 
 // inChunks calls fn on the chunks of 0..n, chunk c from lo to hi, on up
-// to workers goroutines (parallel), and stops early if ctx is done.
+// to workers goroutines (the worker pool), and stops early if ctx is done.
 func inChunks(ctx context.Context, n, workers int, fn func(c, lo, hi int)) error {
-	chunks := chunksOf(n)
-	err := parallel(ctx, min(workers, max(chunks, 1)), chunks, func(_, c int) error {
+	return pool.Run(ctx, workers, chunksOf(n), func(_, c int) error {
 		fn(c, c*chunkDemands, min(n, (c+1)*chunkDemands))
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	return ctx.Err()
 }
 
 // filter is a set of keys that answers has with no false negatives and

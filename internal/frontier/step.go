@@ -50,12 +50,6 @@ type piece struct{ g, lo, hi int }
 // processor's cache.
 const bufferedStates = 1 << 13
 
-// parallel is the module's worker pool (internal/pool): do(wi, i) for
-// every i in [0, n), on workers goroutines.
-func parallel(ctx context.Context, workers, n int, do func(wi, i int) error) error {
-	return pool.Run(ctx, workers, n, do)
-}
-
 // A stepper is one step: the layer it expands, the layer it makes, and
 // its workers.
 type stepper struct {
@@ -199,7 +193,7 @@ func (s *stepper) expand(freeCur bool) error {
 	r.expanded.Store(0)
 	r.pieces.Store(int64(len(s.pieces)))
 	s.kept.Store(0)
-	err := parallel(s.ctx, len(s.ws), len(s.pieces), func(wi, i int) error {
+	err := pool.Run(s.ctx, len(s.ws), len(s.pieces), func(wi, i int) error {
 		defer r.expanded.Add(1)
 		w := s.ws[wi]
 		p := s.pieces[i]
@@ -234,7 +228,7 @@ func (s *stepper) expand(freeCur bool) error {
 	if err != nil {
 		return err
 	}
-	return parallel(s.ctx, len(s.ws), len(s.ws), func(_, i int) error {
+	return pool.Run(s.ctx, len(s.ws), len(s.ws), func(_, i int) error {
 		if w := s.ws[i]; w.lean != nil {
 			w.lean.flushAll()
 		}
@@ -383,7 +377,7 @@ func (s *stepper) replayPass(tables []table, lo, hi, size int, set *runSet) erro
 		pieces := set.pieces(stride)
 		r.expanded.Store(0)
 		r.pieces.Store(int64(len(pieces)))
-		err := parallel(s.ctx, len(s.ws), len(pieces), func(wi, i int) error {
+		err := pool.Run(s.ctx, len(s.ws), len(pieces), func(wi, i int) error {
 			defer r.expanded.Add(1)
 			w := s.ws[wi]
 			p := pieces[i]
@@ -399,7 +393,7 @@ func (s *stepper) replayPass(tables []table, lo, hi, size int, set *runSet) erro
 		if err != nil {
 			return err
 		}
-		return parallel(s.ctx, len(s.ws), len(s.ws), func(_, i int) error {
+		return pool.Run(s.ctx, len(s.ws), len(s.ws), func(_, i int) error {
 			s.ws[i].lean.flushAll()
 			return s.ws[i].failure(s.v, s.cur.n)
 		})
@@ -444,7 +438,7 @@ func (s *stepper) fill(tables []table, lo, hi, size int, feed func() error) erro
 	if s.final {
 		return nil
 	}
-	return parallel(s.ctx, len(s.ws), hi-lo, func(wi, i int) error {
+	return pool.Run(s.ctx, len(s.ws), hi-lo, func(wi, i int) error {
 		t := &mine[i]
 		return s.place(wi, lo+i, t.n*stride, func(dense []uint64) { t.pack(dense, r.mem) })
 	})
@@ -458,9 +452,9 @@ func (s *stepper) buffered() error {
 	if r.pool == nil {
 		r.pool = newBinPool(k, r.mem)
 	}
-	pool := r.pool
+	bins := r.pool
 	for _, w := range s.ws {
-		w.buffered = newEmitter(1<<bbits, 64-bbits, k, pool)
+		w.buffered = newEmitter(1<<bbits, 64-bbits, k, bins)
 		w.lean = nil
 	}
 	if err := s.expand(true); err != nil {
@@ -473,7 +467,7 @@ func (s *stepper) buffered() error {
 	ms := make([]*merger, len(s.ws))
 	parts := make([][][]uint64, len(s.ws))
 	sub := s.gbits - bbits
-	return parallel(s.ctx, len(s.ws), 1<<bbits, func(wi, i int) error {
+	return pool.Run(s.ctx, len(s.ws), 1<<bbits, func(wi, i int) error {
 		if ms[wi] == nil {
 			ms[wi] = &merger{k: k}
 		}
@@ -486,7 +480,7 @@ func (s *stepper) buffered() error {
 		runs := p // a bucket of one group needs no sorting
 		if sub > 0 {
 			m.sortBucket(p, 64-s.gbits, sub)
-			pool.put(p)
+			bins.put(p)
 		}
 		for j := range 1 << sub {
 			if sub > 0 {
@@ -501,7 +495,7 @@ func (s *stepper) buffered() error {
 			}
 		}
 		if sub == 0 {
-			pool.put(p)
+			bins.put(p)
 		}
 		return nil
 	})
