@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -19,7 +21,11 @@ type atomicFile struct {
 func createAtomic(name string) (*atomicFile, error) {
 	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.partial")
 	if err != nil {
-		return nil, err
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // its path is the temporary name, not the one asked for
+		}
+		return nil, fmt.Errorf("cannot write %s: %w", name, err)
 	}
 	return &atomicFile{File: f, name: name}, nil
 }
