@@ -50,3 +50,14 @@ func ExampleSolutions() {
 	// Q . . .
 	// . . Q .
 }
+
+// Every method gives the same counts; Auto picks the faster for n.
+func ExampleMethod() {
+	for _, m := range []queens.Method{queens.Auto, queens.Constellations, queens.Classic} {
+		fmt.Println(m, "counts 16 queens by", m.Resolve(16), "and 12 by", m.Resolve(12))
+	}
+	// Output:
+	// auto counts 16 queens by constellations and 12 by classic
+	// constellations counts 16 queens by constellations and 12 by constellations
+	// classic counts 16 queens by classic and 12 by classic
+}

@@ -12,6 +12,7 @@ import (
 type Option func(*config) error
 
 type config struct {
+	method        Method
 	workers       int
 	shard, shards int
 	progress      func(Progress)
@@ -33,10 +34,25 @@ func WithWorkers(n int) Option {
 	}
 }
 
+// WithMethod sets the way of counting (default Auto). It never changes a
+// total or a class count, but it changes the tasks a count is cut into,
+// so shards of one count must share it.
+func WithMethod(m Method) Option {
+	return func(c *config) error {
+		if int(m) >= len(methods) {
+			return fmt.Errorf("%w: %v", ErrBadOption, m)
+		}
+		c.method = m
+		return nil
+	}
+}
+
 // WithShard makes Count search only shard i of n (0 <= i < n): every n-th
-// task of a task list that depends on the board size alone, so that n
-// processes on any machines, each given its i, search every task exactly
-// once, and Merge adds their Results.
+// task of a task list that depends on the board size and the method
+// alone, so that n processes on any machines, each given its i, search
+// every task exactly once, and Merge adds their Results. The constellation
+// method's tens of thousands of tasks, each a constellation with a few
+// rows filled, spread evenly over the shards.
 func WithShard(i, n int) Option {
 	return func(c *config) error {
 		if n < 1 || i < 0 || i >= n {

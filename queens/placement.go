@@ -20,6 +20,9 @@ var (
 	ErrInvalid = errors.New("queens: not a solution")
 	// ErrMerge reports results that cannot be added up.
 	ErrMerge = errors.New("queens: cannot merge")
+	// ErrResult reports a Result that no count gives: counts that
+	// contradict each other, or a shard or tasks out of range.
+	ErrResult = errors.New("queens: not a valid result")
 )
 
 func checkN(n int) error {

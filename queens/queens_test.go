@@ -69,34 +69,41 @@ func TestCountOEIS(t *testing.T) {
 // TestShards splits the search into shards in many ways and checks that
 // the merged results equal the whole.
 func TestShards(t *testing.T) {
-	for _, n := range []int{1, 4, 8, 11, 13} {
-		whole, err := Count(context.Background(), n)
-		if err != nil {
-			t.Fatal(err)
+	for _, m := range []Method{Classic, Constellations} {
+		for _, n := range []int{1, 4, 8, 11, 13} {
+			testShards(t, m, n)
 		}
-		for _, k := range []int{1, 2, 3, 5, 7, 16, 8193} {
-			if k > whole.AllTasks {
-				if _, err := Count(context.Background(), n, WithShard(0, k)); !errors.Is(err, ErrBadOption) {
-					t.Errorf("n=%d (%d tasks) in %d shards: err = %v, want ErrBadOption", n, whole.AllTasks, k, err)
-				}
-				continue
+	}
+}
+
+func testShards(t *testing.T, m Method, n int) {
+	whole, err := Count(context.Background(), n, WithMethod(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{1, 2, 3, 5, 7, 16, 8193} {
+		if k > whole.AllTasks {
+			if _, err := Count(context.Background(), n, WithMethod(m), WithShard(0, k)); !errors.Is(err, ErrBadOption) {
+				t.Errorf("%v, n=%d (%d tasks) in %d shards: err = %v, want ErrBadOption", m, n, whole.AllTasks, k, err)
 			}
-			var parts []Result
-			for i := range k {
-				r, err := Count(context.Background(), n, WithShard(i, k), WithWorkers(1+i%3))
-				if err != nil {
-					t.Fatal(err)
-				}
-				parts = append(parts, r)
-			}
-			slices.Reverse(parts) // the order of the results must not matter
-			merged, err := Merge(parts...)
+			continue
+		}
+		var parts []Result
+		for i := range k {
+			r, err := Count(context.Background(), n, WithMethod(m), WithShard(i, k), WithWorkers(1+i%3))
 			if err != nil {
-				t.Fatalf("n=%d k=%d: %v", n, k, err)
+				t.Fatal(err)
 			}
-			if merged.Total != whole.Total || merged.Unique != whole.Unique || merged.Tasks != whole.Tasks {
-				t.Errorf("n=%d in %d shards: %+v, whole %+v", n, k, merged, whole)
-			}
+			parts = append(parts, r)
+		}
+		slices.Reverse(parts) // the order of the results must not matter
+		merged, err := Merge(parts...)
+		if err != nil {
+			t.Fatalf("n=%d k=%d: %v", n, k, err)
+		}
+		merged.Elapsed, whole.Elapsed = 0, 0
+		if diff := cmp.Diff(whole, merged); diff != "" {
+			t.Errorf("%v, n=%d in %d shards (-whole +merged):\n%s", m, n, k, diff)
 		}
 	}
 }
@@ -105,7 +112,7 @@ func TestMergeRefuses(t *testing.T) {
 	// part is shard i of k of a search of 16 tasks that found one
 	// solution with no symmetry in each task.
 	part := func(n, i, k int) Result {
-		r := Result{N: n, Shard: i, Shards: k, AllTasks: 16}
+		r := Result{N: n, Method: Classic, Shard: i, Shards: k, AllTasks: 16}
 		for j := i; j < 16 && k > 0; j += k {
 			r.Tasks++
 		}
@@ -257,14 +264,18 @@ func TestBadInput(t *testing.T) {
 // checks the error and that no goroutine is left.
 func TestCancel(t *testing.T) {
 	base := runtime.NumGoroutine()
-	for _, workers := range []int{1, 2, 4} {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-		start := time.Now()
-		_, err := Count(ctx, 22, WithWorkers(workers))
-		t.Logf("%d workers: returned %v after the deadline", workers, time.Since(start)-20*time.Millisecond)
-		cancel()
-		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("%d workers: err = %v", workers, err)
+	for _, m := range []Method{Classic, Constellations} {
+		for _, workers := range []int{1, 2, 4} {
+			for _, after := range []time.Duration{time.Millisecond, 20 * time.Millisecond, 200 * time.Millisecond} {
+				ctx, cancel := context.WithTimeout(context.Background(), after)
+				start := time.Now()
+				_, err := Count(ctx, 22, WithMethod(m), WithWorkers(workers))
+				t.Logf("%v, %d workers, cancelled at %v: returned %v after", m, workers, after, time.Since(start)-after)
+				cancel()
+				if !errors.Is(err, context.DeadlineExceeded) {
+					t.Errorf("%v, %d workers: err = %v", m, workers, err)
+				}
+			}
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
@@ -288,12 +299,14 @@ func TestCancel(t *testing.T) {
 }
 
 func TestProgress(t *testing.T) {
-	var last Progress
-	r, err := Count(context.Background(), 13, WithWorkers(2), WithProgress(time.Millisecond, func(p Progress) { last = p }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if last.TasksDone != r.Tasks || last.Solutions != r.Total || last.Fraction() != 1 {
-		t.Errorf("last report %+v, result %+v", last, r)
+	for _, m := range []Method{Classic, Constellations} {
+		var last Progress
+		r, err := Count(context.Background(), 13, WithMethod(m), WithWorkers(2), WithProgress(time.Millisecond, func(p Progress) { last = p }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last.TasksDone != r.Tasks || last.Solutions != r.Total || last.Fraction() != 1 {
+			t.Errorf("%v: last report %+v, result %+v", m, last, r)
+		}
 	}
 }

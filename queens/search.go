@@ -387,3 +387,31 @@ func expand(n int, tasks []task) []task {
 
 // bits64 returns the index of the single set bit of b.
 func bits64(b uint64) int { return mathbits.TrailingZeros64(b) }
+
+// classic is the classic method's counter over its task list.
+type classic struct {
+	s     *search
+	tasks []task
+}
+
+func (c *classic) run(i int) { c.s.run(&c.tasks[i]) }
+
+func (c *classic) solutions() uint64 { return 2*c.s.c2 + 4*c.s.c4 + 8*c.s.c8 }
+
+func (c *classic) stopped() bool { return c.s.stopped }
+
+// targetTasks is how many tasks the search for n is cut into: enough that
+// two or hundreds of workers stay busy to the end (8192 from n = 17 on),
+// few enough that cutting costs little on small boards, and fixed by n
+// alone so that shards on different machines agree on the list.
+func targetTasks(n int) int { return 1 << min(13, max(0, n-4)) }
+
+// tasks returns the task list for n: the roots of both families, expanded
+// row by row until there are targetTasks or the next row is the last.
+func tasks(n int) []task {
+	ts := roots(n)
+	for y := 2; len(ts) < targetTasks(n) && y < n-2; y++ {
+		ts = expand(n, ts)
+	}
+	return ts
+}

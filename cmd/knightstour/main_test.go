@@ -424,6 +424,55 @@ func TestQueens(t *testing.T) {
 	}
 }
 
+// TestQueensResume runs a sharded count whose run was cut short: the
+// shards whose files are whole are not counted again, and the merged
+// files give the whole count. A file of another job, or torn, or forged,
+// stops the rerun rather than being overwritten.
+func TestQueensResume(t *testing.T) {
+	dir := t.TempDir()
+	file := func(i int) string { return filepath.Join(dir, fmt.Sprintf("q13-%d.json", i)) }
+	shard := func(i int) []string {
+		return []string{"queens", "-quiet", "-method", "constellations", "-shard", fmt.Sprintf("%d/3", i), "-o", file(i), "13"}
+	}
+	for i := range 2 { // the run stopped after two shards
+		if code, _, errOut := runArgs(t, shard(i)...); code != exitOK {
+			t.Fatalf("shard %d: exit %d, %s", i, code, errOut)
+		}
+	}
+	before, _ := os.Stat(file(0))
+	for i := range 3 { // rerun
+		code, _, errOut := runArgs(t, shard(i)...)
+		if code != exitOK || (i < 2) != strings.Contains(errOut, "nothing to count") {
+			t.Errorf("rerun of shard %d: exit %d, %q", i, code, errOut)
+		}
+	}
+	if after, _ := os.Stat(file(0)); !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("a done shard was written again")
+	}
+	code, out, errOut := runArgs(t, "merge", file(0), file(1), file(2))
+	if code != exitOK || !strings.Contains(out, `"total":73712,"unique":9233`) {
+		t.Errorf("merge: exit %d, %s %s", code, out, errOut)
+	}
+	good, _ := os.ReadFile(file(1))
+	for _, c := range []struct{ name, content, want string }{
+		{"torn", string(good[:len(good)/2]), "unexpected EOF"},
+		{"another shard", strings.Replace(string(good), `"shard":1`, `"shard":2`, 1), "not shard 1/3"},
+		{"another method", strings.Replace(string(good), `"constellations"`, `"classic"`, 1), "not shard 1/3"},
+		{"forged", strings.Replace(string(good), `"unique":0`, `"unique":5`, 1), "do not match"},
+	} {
+		if err := os.WriteFile(file(1), []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := runArgs(t, shard(1)...)
+		if code != exitFail || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "remove it") {
+			t.Errorf("%s: exit %d, %q, want %q", c.name, code, errOut, c.want)
+		}
+		if got, _ := os.ReadFile(file(1)); string(got) != c.content {
+			t.Errorf("%s: the file was overwritten", c.name)
+		}
+	}
+}
+
 // TestShardProcesses runs the shards of a count as separate processes at
 // the same time, as a batch system would, and merges their JSON.
 func TestShardProcesses(t *testing.T) {
@@ -432,6 +481,7 @@ func TestShardProcesses(t *testing.T) {
 		want string
 	}{
 		{[]string{"queens", "-quiet", "-json", "14"}, `"total":365596,"unique":45752`},
+		{[]string{"queens", "-quiet", "-json", "-method", "constellations", "14"}, `"total":365596,"unique":45752`},
 		{[]string{"count", "-quiet", "-json", "5x7"}, `"count":187432`},
 		{[]string{"count", "-quiet", "-json", "-closed", "6x6"}, `"count":19724`},
 	}

@@ -31,7 +31,7 @@ func (r shardResult) identity() string {
 	if c := r.tours; c != nil {
 		return fmt.Sprintf("tours %dx%d from %s, order %s, closed %v, free ends %v, method %s", c.Rows, c.Cols, c.Start, c.Order, c.Closed, c.Free, c.Method)
 	}
-	return fmt.Sprintf("queens n=%d", r.queens.N)
+	return fmt.Sprintf("queens n=%d by %s", r.queens.N, r.queens.Method)
 }
 
 // runMerge adds the JSON results of the shards of one count, read from
@@ -116,8 +116,11 @@ do not add up), as well as JSON with repeated, unknown or case-folded keys.
 	if results[0].queens != nil {
 		var parts []queens.Result
 		for _, r := range results {
-			q := r.queens
-			parts = append(parts, queens.Result{N: q.N, Total: q.Total, Unique: q.Unique, C2: q.C2, C4: q.C4, C8: q.C8, Tasks: q.Tasks, AllTasks: q.AllTasks, Shard: q.Shard, Shards: q.Shards})
+			q, err := r.queens.result()
+			if err != nil {
+				return err
+			}
+			parts = append(parts, q)
 		}
 		whole, err := queens.Merge(parts...)
 		if err != nil {
