@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 )
 
-// The count runs two searches over bitmasks, one row at a time (bit c of a
+// The classic method runs two searches over bitmasks, one row at a time (bit c of a
 // mask is column c). Solutions with a queen in a corner of the first row
 // are never symmetric under any rotation or reflection, and every other
 // class of 8 (or 4, or 2) solutions has a member whose first-row queen lies

@@ -3,8 +3,10 @@
 # results: the machine, the Go version, the command, a table of the targets
 # against the medians, and benchstat's summary.
 #
-#   scripts/bench.sh            # 6 runs of each benchmark (about 3 minutes)
+#   scripts/bench.sh            # 6 runs of each benchmark (about 15 minutes)
 #   COUNT=10 scripts/bench.sh   # more runs, tighter intervals
+#   NQUEENSFAF=DIR scripts/bench.sh  # also N-Queens side by side with
+#                                    # NQueensFAF (scripts/queens-anchors.sh)
 #
 # Run it on an otherwise idle machine: anything else running (even a pipe
 # into another program) takes a core from the parallel benchmarks.
@@ -25,10 +27,17 @@ eval "$cmd" > "$raw"
 # (cmd/knightstour/default.pgo, from scripts/pgo.sh); time it too, on n = 17.
 bin=$(mktemp -d)/knightstour
 go build -o "$bin" ./cmd/knightstour
-cli() { "$bin" queens -quiet -json -workers "$1" 17 | awk -F'"elapsed_ms":' '{ split($2, a, "[,}]"); printf "%.2f s", a[1] / 1000 }'; }
-echo "timing the binary on n = 17" >&2
-cli1=$(cli 1)
-cli2=$(cli 2)
+cli() { "$bin" queens -quiet -json -workers "$1" "$2" | awk -F'"elapsed_ms":' '{ split($2, a, "[,}]"); printf "%.2f s", a[1] / 1000 }'; }
+echo "timing the binary on n = 17, 18 and 19" >&2
+cli1=$(cli 1 17)
+cli2=$(cli 2 17)
+q18=$(cli 2 18)
+q19=$(cli 2 19)
+anchors=""
+if [ -n "${NQUEENSFAF:-}" ]; then
+	echo "timing n = 17 side by side with NQueensFAF" >&2
+	anchors=$(scripts/queens-anchors.sh "$NQUEENSFAF" 17 3)
+fi
 
 # The peak memory of a whole process building a 10,000 x 10,000 tour.
 echo "measuring tour 10000x10000" >&2
@@ -108,20 +117,32 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo
 	echo "The exact pruning itself (dead squares, forced ends, parity, outer rows) is always on: 6x6 from the corner needs 11.2 M nodes (\`Count6x6Seq\`), against about 1.9e10 for the unpruned search (FACTS.md), about 1,700x fewer."
 	echo
-	echo "## N-Queens (issue 5)"
+	echo "## N-Queens (issues 5 and 16)"
 	echo
 	echo "Well-known C solvers on this kind of machine (FACTS.md): bitmask with mirror symmetry 4.03 s (n = 16) and 28.7 s (n = 17); bitmask with full 8-fold symmetry 1.71 s and 11.3 s."
 	echo
-	echo "| n | solutions | 1 worker | 2 workers | target |"
-	echo "|---|---|---|---|---|"
+	echo "| n | solutions | constellations, 1 worker | 2 workers | classic, 1 worker | 2 workers |"
+	echo "|---|---|---|---|---|---|"
 	for n in 14 15 16 17; do
-		target=""
-		[ "$n" = 17 ] && target="<= 11 s on 1 core, <= 7 s on 2"
-		echo "| $n | $(awk -v n="$n" '$1 ~ "^[0-9]+$" && $1 == n { print $2 }' queens/testdata/oeis.txt) | $(ms "Count/n=$n/workers=1") | $(ms "Count/n=$n/workers=2") | $target |"
+		echo "| $n | $(awk -v n="$n" '$1 ~ "^[0-9]+$" && $1 == n { print $2 }' queens/testdata/oeis.txt) | $(ms "Count/n=$n/constellations/workers=1") | $(ms "Count/n=$n/constellations/workers=2") | $(ms "Count/n=$n/classic/workers=1") | $(ms "Count/n=$n/classic/workers=2") |"
 	done
 	echo
-	echo "The shipped binary (\`knightstour queens -workers N 17\`, built with \`cmd/knightstour/default.pgo\`): $cli1 on 1 worker, $cli2 on 2."
+	echo "The constellation method's search alone, over the work units of n = 15 set up once (\`Fill\`): $(ms Fill), $(median Fill allocs/op) allocations."
 	echo
+	echo "The shipped binary (\`knightstour queens -workers N n\`, built with \`cmd/knightstour/default.pgo\`; \`auto\` is constellations from n = 16 on):"
+	echo
+	echo "| n | solutions | 1 worker | 2 workers |"
+	echo "|---|---|---|---|"
+	echo "| 17 | 95,815,104 | $cli1 | $cli2 |"
+	echo "| 18 | 666,090,624 | | $q18 |"
+	echo "| 19 | 4,968,057,848 | | $q19 |"
+	echo
+	if [ -n "$anchors" ]; then
+		echo "Side by side with NQueensFAF's CPU solver (\`NQUEENSFAF=DIR scripts/bench.sh\`, which runs \`scripts/queens-anchors.sh DIR 17 3\`; its solver time excludes the JVM's start):"
+		echo
+		echo "$anchors"
+		echo
+	fi
 	echo "## Counting by frontier dynamic programming (issue 6)"
 	echo
 	echo "\`CountDP\` adds one square at a time and keeps one count per distinct frontier state; its cost follows the states, not the tours. The counts it reaches (Figure 2 extended, rows of 3 to 6 x n) are in COUNTS.md (\`go run ./scripts/countsmd\`)."

@@ -9,6 +9,6 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -run '^$' -bench 'Count6x6Seq|Count5x8Seq|DP6x7Par2' -benchtime 3x -cpuprofile "$tmp/tours.prof" -o "$tmp/kt.test" . > /dev/null
-go test -run '^$' -bench 'Count/n=16/workers=1' -benchtime 3x -cpuprofile "$tmp/queens.prof" -o "$tmp/q.test" ./queens > /dev/null
+go test -run '^$' -bench 'Count/n=16/.*/workers=1' -benchtime 3x -cpuprofile "$tmp/queens.prof" -o "$tmp/q.test" ./queens > /dev/null
 go tool pprof -proto "$tmp/tours.prof" "$tmp/queens.prof" > cmd/knightstour/default.pgo
 echo "wrote cmd/knightstour/default.pgo" >&2
