@@ -112,6 +112,9 @@ func (f *filler) fill(i int, left, down, right, free uint64) uint64 {
 		f.stopped = true
 		return 0
 	}
+	if p.plain[i&last] {
+		return f.fillPlain(i, left, down, right, free)
+	}
 	// Two rows per call, the calls being the search's largest cost; and a
 	// queen is placed only if the two rows below it keep an open column.
 	var found uint64
@@ -130,6 +133,34 @@ func (f *filler) fill(i int, left, down, right, free uint64) uint64 {
 			bit2 := next & -next
 			next ^= bit2
 			l2, d2, r2 := (l1|bit2)<<s2, d1|bit2, (r1|bit2)>>s2
+			if next2 := open2 &^ (l2 | d2 | r2); next2 != 0 {
+				found += f.fill(i+2, l2, d2, r2, next2)
+			}
+		}
+	}
+	return found
+}
+
+// fillPlain is fill for the i-th row when the three rows after it follow
+// one another, the common case: the same loops with shifts by constants,
+// which spares the registers a variable shift ties up (9% on n = 16).
+func (f *filler) fillPlain(i int, left, down, right, free uint64) uint64 {
+	const last = MaxN - 1
+	p := f.p
+	var found uint64
+	open1, open2, open3 := p.open[(i+1)&last], p.open[(i+2)&last], p.open[(i+3)&last]
+	for free != 0 && !f.stopped {
+		bit := free & -free
+		free ^= bit
+		l1, d1, r1 := (left|bit)<<1, down|bit, (right|bit)>>1
+		next := open1 &^ (l1 | d1 | r1)
+		if next == 0 || open2&^(l1<<1|d1|r1>>1) == 0 || open3&^(l1<<2|d1|r1>>2) == 0 {
+			continue
+		}
+		for next != 0 {
+			bit2 := next & -next
+			next ^= bit2
+			l2, d2, r2 := (l1|bit2)<<1, d1|bit2, (r1|bit2)>>1
 			if next2 := open2 &^ (l2 | d2 | r2); next2 != 0 {
 				found += f.fill(i+2, l2, d2, r2, next2)
 			}
