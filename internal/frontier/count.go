@@ -94,6 +94,9 @@ type Config struct {
 	// afterStep, when not nil, is called after each square is added, on
 	// the count's goroutine: for tests that stop a count at a given square.
 	afterStep func(v int)
+	// freeBytes, when not nil, stands for the file system's free space
+	// (space_linux.go): for tests of a disk too small for the runs.
+	freeBytes func(prefix string) (int64, bool)
 }
 
 // shardStates is how many states each shard should have at the step

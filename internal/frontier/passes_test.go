@@ -13,14 +13,18 @@ import (
 // TestCountPasses checks that a lean step made in several passes, where
 // the memory limit holds only part of the next layer's tables, gives the
 // counts and states of one made at once (the first pass expanding the
-// layer, the others reading its runs), and leaves no file behind.
+// layer, the others reading its runs; or, where the disk is too small for
+// the runs, each pass expanding the layer), and leaves no file behind.
 func TestCountPasses(t *testing.T) {
+	noRoom := func(string) (int64, bool) { return 0, true }
 	for _, tt := range []struct {
 		cfg   Config
 		limit int64
 	}{
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5}, 3 << 20},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, freeBytes: noRoom}, 3 << 20},
 		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true}, 4 << 20},
+		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, freeBytes: noRoom}, 4 << 20},
 		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, AllDemands: true}, 2 << 20},
 	} {
 		cfg := tt.cfg

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/bits"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/euler1758/knightstour/internal/pool"
 )
@@ -288,6 +289,7 @@ func (s *stepper) lean() error {
 	}
 	r.arena.sizeFor(s.est * stride)
 	defer r.pass.Store(0)
+	runs := multi && span < groups && s.runsFit(span, groups)
 	var later []*runSet // what the first pass wrote for the others
 	defer func() { removeRunSets(later) }()
 	for lo := 0; lo < groups; {
@@ -304,9 +306,16 @@ func (s *stepper) lean() error {
 		r.passesPlanned.Store(int64(s.passes + (groups-lo+span-1)/span))
 		var err error
 		if set == nil {
-			later, err = s.leanPass(tables, lo, hi, size, !multi, span)
+			later, err = s.leanPass(tables, lo, hi, size, !multi, runs, span)
 		} else {
 			err = s.replayPass(tables, lo, hi, size, set)
+		}
+		if runs && set == nil && errors.Is(err, syscall.ENOSPC) {
+			// The disk cannot hold the runs after all: from here on every
+			// pass expands the layer itself.
+			removeRunSets(later)
+			later, runs = nil, false
+			continue
 		}
 		if multi && hi-lo > 1 && errors.Is(err, ErrMemoryLimit) {
 			// The pass is dropped; make it again as two. Runs written for a
@@ -329,16 +338,35 @@ func (s *stepper) lean() error {
 	return nil
 }
 
+// runsFit reports whether the disk can hold the runs of a step made in
+// passes of span groups beside the next layer. The runs hold the first
+// pass's new states for the later passes unmerged, two or three times as
+// many as the merged states of their groups (8x8 from the corner, square
+// 44: 58 GB of runs for 1.5 billion states before it); the estimate takes
+// three times, and the next layer once and a half.
+func (s *stepper) runsFit(span, groups int) bool {
+	space := freeBytes
+	if s.r.cfg.freeBytes != nil {
+		space = s.r.cfg.freeBytes
+	}
+	free, ok := space(s.r.layerPrefix())
+	if !ok {
+		return true // write them; a full disk drops them (see lean)
+	}
+	layer := int64(s.est) * int64(s.r.k+1) * 8
+	return free > 3*layer/int64(groups)*int64(groups-span)+layer*3/2
+}
+
 // leanPass makes groups [lo, hi) of the next layer: it expands all of cur,
 // keeping the new states of those groups in their tables, then packs the
-// tables. In a step made in passes (freeCur false) it writes the new
-// states of the groups after hi to runs, span groups a set, which it
-// returns.
-func (s *stepper) leanPass(tables []table, lo, hi, size int, freeCur bool, span int) ([]*runSet, error) {
+// tables. In a step made in passes (freeCur false) with runs, it writes the
+// new states of the groups after hi to runs, span groups a set, which it
+// returns; without runs, each pass expands cur again.
+func (s *stepper) leanPass(tables []table, lo, hi, size int, freeCur, runs bool, span int) ([]*runSet, error) {
 	r, stride := s.r, s.r.k+1
 	groups := len(tables)
 	var sets []*runSet
-	if !freeCur && hi < groups {
+	if !freeCur && runs && hi < groups {
 		var err error
 		if sets, err = newRunSets(r.layerPrefix(), s.v, hi, groups, span, len(s.ws)); err != nil {
 			return nil, err
