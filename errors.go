@@ -40,6 +40,10 @@ var (
 	// ErrMemoryLimit reports that a count by CountDP needed more memory
 	// for its states than its limit (see WithMemoryLimit) allows.
 	ErrMemoryLimit = frontier.ErrMemoryLimit
+	// ErrDiskFull reports that a count by CountDP with its states on disk
+	// (WithSpill, WithCheckpoint) stopped rather than leave the file system
+	// less than 2 GiB free; with a checkpoint, the count so far is kept.
+	ErrDiskFull = frontier.ErrDiskFull
 	// ErrCheckpoint reports a checkpoint (WithCheckpoint) that CountDP
 	// cannot resume from: of another count, written by another version,
 	// or torn, truncated or changed on disk.

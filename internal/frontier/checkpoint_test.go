@@ -189,3 +189,51 @@ func flip(t *testing.T, name string, at int64) {
 		t.Fatal(err)
 	}
 }
+
+// TestDiskFull lets the disk run short in the middle of counts on disk:
+// each stops with ErrDiskFull, and with a checkpoint the same count, given
+// room again, resumes to the count of a run without a stop.
+func TestDiskFull(t *testing.T) {
+	for _, tt := range []struct {
+		cfg  Config
+		full int // the square after which the disk is full
+	}{
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5}, 20},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, MemoryLimit: 3 << 20}, 22}, // in passes
+	} {
+		cfg := tt.cfg
+		cfg.Workers = 2
+		if cfg.MemoryLimit == 0 {
+			cfg.MemoryLimit = 1 << 30
+		}
+		want, err := Count(context.Background(), Config{Rows: cfg.Rows, Cols: cfg.Cols, Mode: cfg.Mode, StartRow: cfg.StartRow, Workers: 2, MemoryLimit: 1 << 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		cfg.Checkpoint = filepath.Join(dir, "count.ckpt")
+		full := false
+		cfg.afterStep = func(v int) { full = full || v+1 == tt.full }
+		cfg.freeBytes = func(string) (int64, bool) {
+			if full {
+				return diskReserve - 1, true
+			}
+			return 1 << 40, true
+		}
+		_, err = Count(context.Background(), cfg)
+		if !errors.Is(err, ErrDiskFull) {
+			t.Fatalf("%dx%d: stopped with %v, want ErrDiskFull", cfg.Rows, cfg.Cols, err)
+		}
+		full, cfg.afterStep = false, nil
+		got, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Resumed == 0 || got.Resumed > tt.full || got.Tours.Cmp(want.Tours) != 0 {
+			t.Errorf("%dx%d: resumed after square %d (disk full after %d): %v tours, want %v", cfg.Rows, cfg.Cols, got.Resumed, tt.full, got.Tours, want.Tours)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Errorf("%dx%d: %d files left after the count: %v", cfg.Rows, cfg.Cols, len(left), left[0].Name())
+		}
+	}
+}

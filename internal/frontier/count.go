@@ -17,6 +17,11 @@ import (
 // than Config.MemoryLimit allows. The root package exports it as is.
 var ErrMemoryLimit = errors.New("knightstour: memory limit reached")
 
+// ErrDiskFull reports that a count's files on disk (its layers and runs)
+// would leave the file system less than diskReserve free. The root package
+// exports it as is.
+var ErrDiskFull = errors.New("knightstour: disk full")
+
 // ErrTooWide reports a board whose shorter side is wider than MaxWidth.
 var ErrTooWide = errors.New("frontier: board too wide")
 
@@ -95,7 +100,8 @@ type Config struct {
 	// the count's goroutine: for tests that stop a count at a given square.
 	afterStep func(v int)
 	// freeBytes, when not nil, stands for the file system's free space
-	// (space_linux.go): for tests of a disk too small for the runs.
+	// (space_linux.go), asked at every write: for tests of a disk too
+	// small for the runs, or for the layers.
 	freeBytes func(prefix string) (int64, bool)
 }
 
@@ -176,6 +182,9 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	begin := time.Now()
 	r := &counter{f: f, mode: mode, start: -1, cfg: cfg, mem: &memory{limit: cfg.MemoryLimit},
 		spill: cfg.SpillDir != "" || cfg.Checkpoint != ""}
+	if r.spill {
+		r.disk = newDiskGuard(r.layerPrefix(), cfg.freeBytes)
+	}
 	// A cancelled count returns without waiting for the kernel to take its
 	// memory back (memory.unmap).
 	defer context.AfterFunc(ctx, func() { r.mem.lazy.Store(true) })()
@@ -271,6 +280,7 @@ type counter struct {
 	shardAt  int          // the step where the shards parted, or -1
 	followed int          // the states this shard followed there
 	spill    bool         // layers go to disk
+	disk     *diskGuard   // with spill: keeps the disk from filling
 	resumed  int          // squares done in the checkpoint resumed from
 	passes   int          // the most passes a step took
 	kept     []*layerFile // the files of the last checkpoint

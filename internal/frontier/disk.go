@@ -20,24 +20,25 @@ import (
 
 // A layerFile is one worker's file of one layer.
 type layerFile struct {
-	f    *os.File
-	name string // base name, in the spill directory
-	size int64
-	crc  hash.Hash32 // of everything written, for checkpoints
-	kept bool        // a checkpoint names it: not removed with its layer
+	f     *os.File
+	name  string // base name, in the spill directory
+	size  int64
+	crc   hash.Hash32 // of everything written, for checkpoints
+	kept  bool        // a checkpoint names it: not removed with its layer
+	guard *diskGuard
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // createLayerFile creates the file of one worker for the layer after
 // square v: prefix, then v and the worker.
-func createLayerFile(prefix string, v, worker int) (*layerFile, error) {
+func createLayerFile(prefix string, v, worker int, guard *diskGuard) (*layerFile, error) {
 	name := fmt.Sprintf("%s%d-%d.layer", prefix, v, worker)
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("frontier: spill: %w", err)
 	}
-	return &layerFile{f: f, name: filepath.Base(name), crc: crc32.New(castagnoli)}, nil
+	return &layerFile{f: f, name: filepath.Base(name), crc: crc32.New(castagnoli), guard: guard}, nil
 }
 
 // write appends words and returns the group that holds them.
@@ -47,6 +48,9 @@ func (lf *layerFile) write(words []uint64) (group, error) {
 		return g, nil
 	}
 	b := wordBytes(words)
+	if err := lf.guard.wrote(len(b)); err != nil {
+		return group{}, err
+	}
 	if _, err := lf.f.Write(b); err != nil {
 		return group{}, fmt.Errorf("frontier: spill: %w", err)
 	}

@@ -75,6 +75,7 @@ type runWriter struct {
 	span  int
 	wi    int
 	entry []uint64
+	guard *diskGuard
 	err   error
 }
 
@@ -88,6 +89,10 @@ func (rw *runWriter) add(g int, key uint64, val []uint64) {
 	rw.entry[0] = key
 	copy(rw.entry[1:], val)
 	b := wordBytes(rw.entry)
+	if err := rw.guard.wrote(len(b)); err != nil {
+		rw.err = err
+		return
+	}
 	if _, err := rf.w.Write(b); err != nil {
 		rw.err = fmt.Errorf("frontier: spill: %w", err)
 	}

@@ -128,7 +128,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		if r.spill {
 			w.in = make([]uint64, chunkStates*stride)
 			if !s.final {
-				lf, err := createLayerFile(r.layerPrefix(), v, i)
+				lf, err := createLayerFile(r.layerPrefix(), v, i, r.disk)
 				if err != nil {
 					return nil, err
 				}
@@ -310,7 +310,7 @@ func (s *stepper) lean() error {
 		} else {
 			err = s.replayPass(tables, lo, hi, size, set)
 		}
-		if runs && set == nil && errors.Is(err, syscall.ENOSPC) {
+		if runs && set == nil && (errors.Is(err, ErrDiskFull) || errors.Is(err, syscall.ENOSPC)) {
 			// The disk cannot hold the runs after all: from here on every
 			// pass expands the layer itself.
 			removeRunSets(later)
@@ -345,16 +345,12 @@ func (s *stepper) lean() error {
 // 44: 58 GB of runs for 1.5 billion states before it); the estimate takes
 // three times, and the next layer once and a half.
 func (s *stepper) runsFit(span, groups int) bool {
-	space := freeBytes
-	if s.r.cfg.freeBytes != nil {
-		space = s.r.cfg.freeBytes
-	}
-	free, ok := space(s.r.layerPrefix())
+	free, ok := s.r.disk.free(s.r.layerPrefix())
 	if !ok {
 		return true // write them; a full disk drops them (see lean)
 	}
 	layer := int64(s.est) * int64(s.r.k+1) * 8
-	return free > 3*layer/int64(groups)*int64(groups-span)+layer*3/2
+	return free > 3*layer/int64(groups)*int64(groups-span)+layer*3/2+diskReserve
 }
 
 // leanPass makes groups [lo, hi) of the next layer: it expands all of cur,
@@ -375,7 +371,7 @@ func (s *stepper) leanPass(tables []table, lo, hi, size int, freeCur, runs bool,
 	err := s.fill(tables, lo, hi, size, func() error {
 		for wi, w := range s.ws {
 			if sets != nil {
-				w.lean.rest = &runWriter{sets: sets, span: span, wi: wi, entry: make([]uint64, stride)}
+				w.lean.rest = &runWriter{sets: sets, span: span, wi: wi, entry: make([]uint64, stride), guard: r.disk}
 			}
 		}
 		if err := s.expand(freeCur); err != nil {
