@@ -51,6 +51,10 @@ type group struct {
 	file    *layerFile // on disk, from byte off
 	off     int64
 	words   int // the group's size, in memory or on disk
+	// blocks, for a compact group on disk (compact.go), holds where each
+	// block of chunkStates states begins in the file, and where the last
+	// one ends.
+	blocks []int64
 }
 
 // alloc returns a group of n zeroed words; false if it would pass the

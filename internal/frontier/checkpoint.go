@@ -30,8 +30,13 @@ var ErrCheckpoint = errors.New("knightstour: unusable checkpoint")
 // finishes it removes the checkpoint and its files.
 
 // checkpointFormat names the manifest's format and the layout of the
-// layers it points to; a change to either must change it.
-const checkpointFormat = "knightstour-frontier-checkpoint/1"
+// layers it points to; a change to either must change it. Format /1 named
+// layers of raw entries, which a count still resumes from (and goes on
+// with compact layers); /2 names compact ones (compact.go).
+const (
+	checkpointFormat    = "knightstour-frontier-checkpoint/2"
+	checkpointFormatRaw = "knightstour-frontier-checkpoint/1"
+)
 
 type manifest struct {
 	Format string `json:"format"`
@@ -49,8 +54,9 @@ type manifest struct {
 	Total    []uint64   `json:"total"`
 	ByLength [][]uint64 `json:"by_length"`
 	Files    []fileSum  `json:"files"`
-	// Groups lists the groups of the layer as [file, word offset, words].
-	Groups [][3]int64 `json:"groups"`
+	// Groups lists the groups of the layer as [file, byte offset, words,
+	// bytes] (format /1: [file, word offset, words]).
+	Groups [][4]int64 `json:"groups"`
 }
 
 // job is what makes two counts the same count, as far as their states go.
@@ -138,7 +144,10 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64) error {
 		if g.file == nil {
 			return fmt.Errorf("frontier: checkpoint: a layer in memory") // cannot happen: a checkpoint spills
 		}
-		m.Groups = append(m.Groups, [3]int64{index[g.file], g.off / 8, int64(g.words)})
+		if g.blocks == nil {
+			return fmt.Errorf("frontier: checkpoint: a raw group in a layer of its own") // cannot happen: only a resumed layer is raw
+		}
+		m.Groups = append(m.Groups, [4]int64{index[g.file], g.off, int64(g.words), g.blocks[len(g.blocks)-1] - g.off})
 	}
 	body, err := json.Marshal(m)
 	if err != nil {
@@ -224,8 +233,9 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, nil, bad("%v", err)
 	}
+	raw := m.Format == checkpointFormatRaw
 	switch want := r.job(); {
-	case m.Format != checkpointFormat:
+	case m.Format != checkpointFormat && !raw:
 		return nil, nil, bad("format %q, this counter writes %q", m.Format, checkpointFormat)
 	case m.Job != want:
 		return nil, nil, bad("it is of another count (%v), not of this one (%v)", m.Job, want)
@@ -262,7 +272,7 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 			return fail(bad("%v", err))
 		}
 		h := crc32.New(castagnoli)
-		lf := &layerFile{f: f, name: fs.Name, size: fs.Size, crc: h, kept: true}
+		lf := &layerFile{f: f, name: fs.Name, size: fs.Size, crc: h, kept: true, stride: m.Stride}
 		cur.files = append(cur.files, lf)
 		n, err := io.Copy(h, f)
 		if err != nil {
@@ -274,11 +284,21 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 	}
 	states := 0
 	for _, g := range m.Groups {
+		if raw {
+			g[1], g[3] = g[1]*8, g[2]*8 // word offset and size, in bytes
+		}
 		if g[0] < 0 || g[0] >= int64(len(cur.files)) || g[1] < 0 || g[2] <= 0 || g[2]%int64(m.Stride) != 0 ||
-			(g[1]+g[2])*8 > cur.files[g[0]].size {
+			g[3] <= 0 || g[1] > cur.files[g[0]].size || g[3] > cur.files[g[0]].size-g[1] || raw && g[1]%8 != 0 {
 			return fail(bad("a group %v outside its files", g))
 		}
-		cur.groups = append(cur.groups, group{file: cur.files[g[0]], off: g[1] * 8, words: int(g[2])})
+		gr := group{file: cur.files[g[0]], off: g[1], words: int(g[2])}
+		if !raw {
+			var err error
+			if gr.blocks, err = gr.file.blockStarts(g[1], g[3], gr.words); err != nil {
+				return fail(bad("%v", err))
+			}
+		}
+		cur.groups = append(cur.groups, gr)
 		states += int(g[2]) / m.Stride
 	}
 	if states != cur.n {

@@ -1,9 +1,14 @@
 package frontier
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
@@ -236,4 +241,93 @@ func TestDiskFull(t *testing.T) {
 			t.Errorf("%dx%d: %d files left after the count: %v", cfg.Rows, cfg.Cols, len(left), left[0].Name())
 		}
 	}
+}
+
+// TestCheckpointRaw resumes from a checkpoint of format /1, whose layer
+// files hold raw entries (what counts wrote before layers were compact):
+// made here from a checkpoint of today's format by decoding its layer.
+func TestCheckpointRaw(t *testing.T) {
+	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30}
+	want, err := Count(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg.Checkpoint = filepath.Join(dir, "count.ckpt")
+	if err := interrupted(t, cfg, 20); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped with %v", err)
+	}
+	r := &counter{cfg: cfg, f: mustBoard(t, cfg), k: 1}
+	m, cur, err := r.loadCheckpoint()
+	if err != nil || m == nil || m.Format != checkpointFormat {
+		t.Fatalf("loading the checkpoint: %v", err)
+	}
+	// Write the layer again, raw, one file per file, and a manifest of
+	// format /1 for it.
+	raw := *m
+	raw.Format, raw.Files, raw.Groups = checkpointFormatRaw, nil, nil
+	var files []*os.File
+	sizes := make([]int64, len(cur.files))
+	crcs := make([]hash.Hash32, len(cur.files))
+	for i := range cur.files {
+		name := fmt.Sprintf("%s.raw%d", cfg.Checkpoint, i)
+		f, err := os.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+		crcs[i] = crc32.New(castagnoli)
+	}
+	var buf []byte
+	for _, g := range cur.groups {
+		fi := slices.Index(cur.files, g.file)
+		entries := make([]uint64, g.words)
+		for lo := 0; lo < g.words/m.Stride; lo += chunkStates {
+			piece := entries[lo*m.Stride : min(g.words, (lo+chunkStates)*m.Stride)]
+			if err := g.file.readPiece(g, lo, piece, &buf); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b := wordBytes(entries)
+		files[fi].Write(b)
+		crcs[fi].Write(b)
+		raw.Groups = append(raw.Groups, [4]int64{int64(fi), sizes[fi] / 8, int64(g.words)})
+		sizes[fi] += int64(len(b))
+	}
+	for i, f := range files {
+		f.Close()
+		raw.Files = append(raw.Files, fileSum{Name: filepath.Base(f.Name()), Size: sizes[i], CRC32C: crcs[i].Sum32()})
+	}
+	for _, lf := range cur.files {
+		lf.f.Close()
+		os.Remove(lf.f.Name())
+	}
+	body, err := json.Marshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body = bytes.ReplaceAll(body, []byte(`,0]`), []byte(`]`)) // [file, word offset, words]
+	body = fmt.Appendf(body, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoli))
+	if err := os.WriteFile(cfg.Checkpoint, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Count(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Resumed != 20 || got.Tours.Cmp(want.Tours) != 0 || !slices.Equal(got.States, want.States) {
+		t.Errorf("resumed after square %d from raw layers: %v tours, want %v", got.Resumed, got.Tours, want.Tours)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("%d files left after the count: %v", len(left), left[0].Name())
+	}
+}
+
+func mustBoard(t *testing.T, cfg Config) *board {
+	t.Helper()
+	f, err := newBoard(cfg.Rows, cfg.Cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

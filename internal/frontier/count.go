@@ -450,6 +450,7 @@ type worker struct {
 	buffered *emitter
 	// in holds a piece of a layer read from disk.
 	in    []uint64
+	block []byte // a compact block of cur, read from disk
 	total []uint64
 	err   error
 	// memo holds the options of recent demands (options).

@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"encoding/binary"
 	"fmt"
 	"hash"
 	"hash/crc32"
@@ -26,28 +27,33 @@ type layerFile struct {
 	crc   hash.Hash32 // of everything written, for checkpoints
 	kept  bool        // a checkpoint names it: not removed with its layer
 	guard *diskGuard
+	// stride is the words of a state. The groups a file takes are
+	// compact (compact.go); a checkpoint of format /1 names raw ones.
+	stride int
+	enc    encoder
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // createLayerFile creates the file of one worker for the layer after
 // square v: prefix, then v and the worker.
-func createLayerFile(prefix string, v, worker int, guard *diskGuard) (*layerFile, error) {
+func createLayerFile(prefix string, v, worker, stride int, guard *diskGuard) (*layerFile, error) {
 	name := fmt.Sprintf("%s%d-%d.layer", prefix, v, worker)
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("frontier: spill: %w", err)
 	}
-	return &layerFile{f: f, name: filepath.Base(name), crc: crc32.New(castagnoli), guard: guard}, nil
+	return &layerFile{f: f, name: filepath.Base(name), crc: crc32.New(castagnoli), guard: guard, stride: stride}, nil
 }
 
-// write appends words and returns the group that holds them.
+// write appends the group of entries words, compact, and returns the
+// group that holds them.
 func (lf *layerFile) write(words []uint64) (group, error) {
 	g := group{file: lf, off: lf.size, words: len(words)}
 	if len(words) == 0 {
 		return g, nil
 	}
-	b := wordBytes(words)
+	b, blocks := lf.enc.encode(words, lf.stride)
 	if err := lf.guard.wrote(len(b)); err != nil {
 		return group{}, err
 	}
@@ -55,16 +61,72 @@ func (lf *layerFile) write(words []uint64) (group, error) {
 		return group{}, fmt.Errorf("frontier: spill: %w", err)
 	}
 	lf.crc.Write(b)
+	for _, at := range blocks {
+		g.blocks = append(g.blocks, lf.size+at)
+	}
 	lf.size += int64(len(b))
+	g.blocks = append(g.blocks, lf.size)
 	return g, nil
 }
 
-// read fills buf with words of the file from word offset at.
-func (lf *layerFile) read(buf []uint64, off int64) error {
-	if _, err := lf.f.ReadAt(wordBytes(buf), off); err != nil {
+// readPiece fills entries with the states [lo, lo+len(entries)/stride) of
+// group g, which lies in lf; lo is a multiple of chunkStates. buf is
+// scratch for the bytes of a compact block.
+func (lf *layerFile) readPiece(g group, lo int, entries []uint64, buf *[]byte) error {
+	if g.blocks == nil { // raw entries
+		if _, err := lf.f.ReadAt(wordBytes(entries), g.off+int64(lo*lf.stride*8)); err != nil {
+			return fmt.Errorf("frontier: reading %s: %w", lf.name, err)
+		}
+		return nil
+	}
+	b := lo / chunkStates
+	from, to := g.blocks[b], g.blocks[b+1]
+	if int64(cap(*buf)) < to-from {
+		*buf = make([]byte, to-from)
+	}
+	data := (*buf)[:to-from]
+	if _, err := lf.f.ReadAt(data, from); err != nil {
 		return fmt.Errorf("frontier: reading %s: %w", lf.name, err)
 	}
+	if n, err := decodeBlock(data, entries, lf.stride); err != nil || n != len(data) {
+		return fmt.Errorf("frontier: reading %s: %w", lf.name, cmpErr(err, n, len(data)))
+	}
 	return nil
+}
+
+// cmpErr returns err, or if it is nil an error for a block that took n of
+// its m bytes.
+func cmpErr(err error, n, m int) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: a layer block of %d bytes where %d were expected", ErrCheckpoint, n, m)
+}
+
+// blockStarts returns where the blocks of a compact group of words words
+// begin in lf, from byte off, and where the last ends, reading each
+// block's length; an error if they do not end at off+size.
+func (lf *layerFile) blockStarts(off, size int64, words int) ([]int64, error) {
+	n := (words/lf.stride + chunkStates - 1) / chunkStates
+	starts := make([]int64, 0, n+1)
+	var head [binary.MaxVarintLen64]byte
+	at := off
+	for range n {
+		starts = append(starts, at)
+		m, err := lf.f.ReadAt(head[:], at)
+		if m == 0 {
+			return nil, fmt.Errorf("%w: reading %s: %v", ErrCheckpoint, lf.name, err)
+		}
+		length, k := binary.Uvarint(head[:m])
+		if k <= 0 || length > uint64(off+size-at) {
+			return nil, fmt.Errorf("%w: %s: a block header at byte %d", ErrCheckpoint, lf.name, at)
+		}
+		at += int64(k) + int64(length)
+	}
+	if at != off+size {
+		return nil, fmt.Errorf("%w: %s: the blocks of a group end at byte %d, not %d", ErrCheckpoint, lf.name, at, off+size)
+	}
+	return append(starts, at), nil
 }
 
 // remove closes the file and, unless a checkpoint names it, deletes it.

@@ -128,7 +128,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		if r.spill {
 			w.in = make([]uint64, chunkStates*stride)
 			if !s.final {
-				lf, err := createLayerFile(r.layerPrefix(), v, i, r.disk)
+				lf, err := createLayerFile(r.layerPrefix(), v, i, stride, r.disk)
 				if err != nil {
 					return nil, err
 				}
@@ -203,7 +203,7 @@ func (s *stepper) expand(freeCur bool) error {
 		lo, hi := p.lo*stride, p.hi*stride
 		if gr.file != nil {
 			entries, lo, hi = w.in[:hi-lo], 0, hi-lo
-			if err := gr.file.read(entries, gr.off+int64(p.lo*stride*8)); err != nil {
+			if err := gr.file.readPiece(gr, p.lo, entries, &w.block); err != nil {
 				return err
 			}
 		}

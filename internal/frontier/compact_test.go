@@ -1,0 +1,97 @@
+package frontier
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func TestUnhashKey(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, k := range append([]uint64{0, 1, 1 << 63, ^uint64(0)}, func() []uint64 {
+		var ks []uint64
+		for range 1000 {
+			ks = append(ks, rng.Uint64())
+		}
+		return ks
+	}()...) {
+		if got := unhashKey(hashKey(k)); got != k {
+			t.Fatalf("unhashKey(hashKey(%#x)) = %#x", k, got)
+		}
+	}
+}
+
+// TestCompactBlocks encodes groups of states with counts of one and two
+// limbs, small and large, and decodes every block back: the same states,
+// in the order of their hashes.
+func TestCompactBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, stride := range []int{2, 3} {
+		for _, n := range []int{1, 2, chunkStates - 1, chunkStates, chunkStates + 1, 3*chunkStates + 17} {
+			entries := make([]uint64, n*stride)
+			for i := range entries {
+				switch {
+				case i%stride == 0:
+					entries[i] = rng.Uint64() >> rng.IntN(64)
+				case rng.IntN(10) == 0:
+					entries[i] = rng.Uint64()
+				default:
+					entries[i] = rng.Uint64N(1000)
+				}
+			}
+			var e encoder
+			data, blocks := e.encode(entries, stride)
+			if want := (n + chunkStates - 1) / chunkStates; len(blocks) != want {
+				t.Fatalf("%d states: %d blocks, want %d", n, len(blocks), want)
+			}
+			var got []uint64
+			for b, at := range blocks {
+				end := int64(len(data))
+				if b+1 < len(blocks) {
+					end = blocks[b+1]
+				}
+				out := make([]uint64, min(chunkStates, n-b*chunkStates)*stride)
+				m, err := decodeBlock(data[at:end], out, stride)
+				if err != nil || int64(m) != end-at {
+					t.Fatalf("%d states, block %d: %v, took %d of %d bytes", n, b, err, m, end-at)
+				}
+				got = append(got, out...)
+			}
+			want := states(entries, stride)
+			slices.SortFunc(want, func(a, b []uint64) int { return cmpHash(a[0], b[0]) })
+			if g := states(got, stride); !slices.EqualFunc(g, want, slices.Equal) {
+				t.Fatalf("stride %d, %d states: decoded states differ", stride, n)
+			}
+			// A block cut short, or with a byte more, is refused.
+			if n > 1 {
+				end := int64(len(data))
+				if len(blocks) > 1 {
+					end = blocks[1]
+				}
+				out := make([]uint64, min(chunkStates, n)*stride)
+				if _, err := decodeBlock(data[:end-1], out, stride); err == nil {
+					t.Errorf("%d states: a block cut short decoded", n)
+				}
+			}
+		}
+	}
+}
+
+func states(entries []uint64, stride int) [][]uint64 {
+	var out [][]uint64
+	for i := 0; i < len(entries); i += stride {
+		out = append(out, entries[i:i+stride])
+	}
+	return out
+}
+
+func cmpHash(a, b uint64) int {
+	ha, hb := hashKey(a), hashKey(b)
+	switch {
+	case ha < hb:
+		return -1
+	case ha > hb:
+		return 1
+	}
+	return 0
+}
