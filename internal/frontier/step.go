@@ -340,10 +340,11 @@ func (s *stepper) lean() error {
 
 // runsFit reports whether the disk can hold the runs of a step made in
 // passes of span groups beside the next layer. The runs hold the first
-// pass's new states for the later passes unmerged, two or three times as
-// many as the merged states of their groups (8x8 from the corner, square
-// 44: 58 GB of runs for 1.5 billion states before it); the estimate takes
-// three times, and the next layer once and a half.
+// pass's new states for the later passes unmerged and raw, two or three
+// times as many as the merged states of their groups (8x8 from the corner,
+// square 44: 58 GB of runs for 1.5 billion states before it); the
+// estimate takes three times, and the next layer once and a half as if
+// raw too (compact, it takes about a third of that: the margin is wide).
 func (s *stepper) runsFit(span, groups int) bool {
 	free, ok := s.r.disk.free(s.r.layerPrefix())
 	if !ok {
