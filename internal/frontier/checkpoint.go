@@ -55,7 +55,8 @@ type manifest struct {
 	ByLength [][]uint64 `json:"by_length"`
 	Files    []fileSum  `json:"files"`
 	// Groups lists the groups of the layer as [file, byte offset, words,
-	// bytes] (format /1: [file, word offset, words]).
+	// bytes], bytes 0 for raw entries (format /1: [file, word offset,
+	// words], all raw).
 	Groups [][4]int64 `json:"groups"`
 }
 
@@ -144,10 +145,11 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64) error {
 		if g.file == nil {
 			return fmt.Errorf("frontier: checkpoint: a layer in memory") // cannot happen: a checkpoint spills
 		}
-		if g.blocks == nil {
-			return fmt.Errorf("frontier: checkpoint: a raw group in a layer of its own") // cannot happen: only a resumed layer is raw
+		size := int64(0) // raw
+		if g.blocks != nil {
+			size = g.blocks[len(g.blocks)-1] - g.off
 		}
-		m.Groups = append(m.Groups, [4]int64{index[g.file], g.off, int64(g.words), g.blocks[len(g.blocks)-1] - g.off})
+		m.Groups = append(m.Groups, [4]int64{index[g.file], g.off, int64(g.words), size})
 	}
 	body, err := json.Marshal(m)
 	if err != nil {
@@ -285,14 +287,18 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 	states := 0
 	for _, g := range m.Groups {
 		if raw {
-			g[1], g[3] = g[1]*8, g[2]*8 // word offset and size, in bytes
+			g[1] *= 8 // a word offset
+		}
+		rawGroup := g[3] == 0
+		if rawGroup {
+			g[3] = g[2] * 8
 		}
 		if g[0] < 0 || g[0] >= int64(len(cur.files)) || g[1] < 0 || g[2] <= 0 || g[2]%int64(m.Stride) != 0 ||
-			g[3] <= 0 || g[1] > cur.files[g[0]].size || g[3] > cur.files[g[0]].size-g[1] || raw && g[1]%8 != 0 {
+			g[3] <= 0 || g[1] > cur.files[g[0]].size || g[3] > cur.files[g[0]].size-g[1] || rawGroup && g[1]%8 != 0 {
 			return fail(bad("a group %v outside its files", g))
 		}
 		gr := group{file: cur.files[g[0]], off: g[1], words: int(g[2])}
-		if !raw {
+		if !rawGroup {
 			var err error
 			if gr.blocks, err = gr.file.blockStarts(g[1], g[3], gr.words); err != nil {
 				return fail(bad("%v", err))

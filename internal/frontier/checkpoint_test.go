@@ -41,9 +41,12 @@ func TestCheckpointResume(t *testing.T) {
 		stop int
 	}{
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5}, 20},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, compact: true}, 20},
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true}, 24}, // at the end of a column
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, compact: true}, 24},
 		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true}, 12},
 		{Config{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, 90}, // two limbs
+		{Config{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2, compact: true}, 90},
 		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3}, 25},
 	} {
 		cfg := tt.cfg
@@ -205,6 +208,7 @@ func TestDiskFull(t *testing.T) {
 	}{
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5}, 20},
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, MemoryLimit: 3 << 20}, 22}, // in passes
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, MemoryLimit: 3 << 20, compact: true}, 22},
 	} {
 		cfg := tt.cfg
 		cfg.Workers = 2
@@ -247,7 +251,7 @@ func TestDiskFull(t *testing.T) {
 // files hold raw entries (what counts wrote before layers were compact):
 // made here from a checkpoint of today's format by decoding its layer.
 func TestCheckpointRaw(t *testing.T) {
-	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30}
+	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, compact: true}
 	want, err := Count(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,14 @@ import (
 // after square 43: 1.5 bytes on average). A layer takes about a third of
 // the disk and of the disk's bandwidth it took as raw entries, which is
 // what lets the widest layers of 8 rows fit on a disk of 80 GB.
+//
+// Sorting and coding cost time: 7x7 from the corner with its layers on
+// disk took 17% longer with every layer compact (110 s against 94, and
+// 0.41 GB of disk at the peak against 0.84). So only layers expected to
+// hold compactStates or more are compact, where disk is what runs short.
+
+// compactStates is the size of the smallest layer kept compact on disk.
+const compactStates = 1 << 26
 
 // unhashKey inverts hashKey.
 func unhashKey(h uint64) uint64 {

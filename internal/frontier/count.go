@@ -103,6 +103,8 @@ type Config struct {
 	// (space_linux.go), asked at every write: for tests of a disk too
 	// small for the runs, or for the layers.
 	freeBytes func(prefix string) (int64, bool)
+	// compact, for tests, keeps every layer on disk compact, however small.
+	compact bool
 }
 
 // shardStates is how many states each shard should have at the step

@@ -28,29 +28,42 @@ type layerFile struct {
 	kept  bool        // a checkpoint names it: not removed with its layer
 	guard *diskGuard
 	// stride is the words of a state. The groups a file takes are
-	// compact (compact.go); a checkpoint of format /1 names raw ones.
-	stride int
-	enc    encoder
+	// compact (compact.go) if compact is set, else raw entries.
+	stride  int
+	compact bool
+	enc     encoder
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // createLayerFile creates the file of one worker for the layer after
 // square v: prefix, then v and the worker.
-func createLayerFile(prefix string, v, worker, stride int, guard *diskGuard) (*layerFile, error) {
+func createLayerFile(prefix string, v, worker, stride int, compact bool, guard *diskGuard) (*layerFile, error) {
 	name := fmt.Sprintf("%s%d-%d.layer", prefix, v, worker)
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("frontier: spill: %w", err)
 	}
-	return &layerFile{f: f, name: filepath.Base(name), crc: crc32.New(castagnoli), guard: guard, stride: stride}, nil
+	return &layerFile{f: f, name: filepath.Base(name), crc: crc32.New(castagnoli), guard: guard, stride: stride, compact: compact}, nil
 }
 
-// write appends the group of entries words, compact, and returns the
-// group that holds them.
+// write appends the group of entries words and returns the group that
+// holds them.
 func (lf *layerFile) write(words []uint64) (group, error) {
 	g := group{file: lf, off: lf.size, words: len(words)}
 	if len(words) == 0 {
+		return g, nil
+	}
+	if !lf.compact {
+		b := wordBytes(words)
+		if err := lf.guard.wrote(len(b)); err != nil {
+			return group{}, err
+		}
+		if _, err := lf.f.Write(b); err != nil {
+			return group{}, fmt.Errorf("frontier: spill: %w", err)
+		}
+		lf.crc.Write(b)
+		lf.size += int64(len(b))
 		return g, nil
 	}
 	b, blocks := lf.enc.encode(words, lf.stride)

@@ -26,6 +26,7 @@ func TestCountPasses(t *testing.T) {
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, freeBytes: noRoom}, 3 << 20},
 		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true}, 4 << 20},
 		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, freeBytes: noRoom}, 4 << 20},
+		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, compact: true}, 4 << 20},
 		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, AllDemands: true}, 2 << 20},
 	} {
 		cfg := tt.cfg

@@ -128,7 +128,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		if r.spill {
 			w.in = make([]uint64, chunkStates*stride)
 			if !s.final {
-				lf, err := createLayerFile(r.layerPrefix(), v, i, stride, r.disk)
+				lf, err := createLayerFile(r.layerPrefix(), v, i, stride, s.est >= compactStates || r.cfg.compact, r.disk)
 				if err != nil {
 					return nil, err
 				}
