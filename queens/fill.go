@@ -191,7 +191,7 @@ func units(n int, plans []plan) []unit {
 	for i := range plans {
 		us[i] = unit{plan: int32(i)}
 	}
-	for len(us) < targetUnits(n) {
+	for len(us) > 0 && len(us) < targetUnits(n) {
 		deeper := true
 		for _, u := range us {
 			deeper = deeper && int(u.level)+1 < plans[u.plan].rows
