@@ -23,7 +23,6 @@ type turns struct {
 	cols, sums, diffs uint64 // the columns and diagonals (row+col, row-col+n-1) taken
 	rows              uint64 // the rows taken
 	quarter, half     uint64
-	stopAbove         int // rows above which the stop flag is read
 	stop              func() bool
 	stopped           bool
 }
