@@ -27,7 +27,13 @@ eval "$cmd" > "$raw"
 # (cmd/knightstour/default.pgo, from scripts/pgo.sh); time it too, on n = 17.
 bin=$(mktemp -d)/knightstour
 go build -o "$bin" ./cmd/knightstour
-cli() { "$bin" queens -quiet -json -workers "$1" "$2" | awk -F'"elapsed_ms":' '{ split($2, a, "[,}]"); printf "%.2f s", a[1] / 1000 }'; }
+cli() { # workers n: the time of the binary's count, checked against OEIS
+	local json want
+	json=$("$bin" queens -quiet -json -workers "$1" "$2")
+	want=$(awk -v n="$2" '$1 == n { print $2 }' queens/testdata/oeis.txt)
+	echo "$json" | grep -q "\"total\":$want," || { echo "queens $2: wrong total: $json" >&2; exit 1; }
+	echo "$json" | awk -F'"elapsed_ms":' '{ split($2, a, "[,}]"); printf "%.2f s", a[1] / 1000 }'
+}
 echo "timing the binary on n = 17, 18 and 19" >&2
 cli1=$(cli 1 17)
 cli2=$(cli 2 17)
