@@ -101,24 +101,20 @@ func (lf *layerFile) readPiece(g group, lo int, entries []uint64, buf *[]byte) e
 	if _, err := lf.f.ReadAt(data, from); err != nil {
 		return fmt.Errorf("frontier: reading %s: %w", lf.name, err)
 	}
-	if n, err := decodeBlock(data, entries, lf.stride); err != nil || n != len(data) {
-		return fmt.Errorf("frontier: reading %s: %w", lf.name, cmpErr(err, n, len(data)))
+	n, err := decodeBlock(data, entries, lf.stride)
+	if err == nil && n != len(data) {
+		err = fmt.Errorf("%w: a layer block of %d bytes where %d were expected", ErrCheckpoint, n, len(data))
+	}
+	if err != nil {
+		return fmt.Errorf("frontier: reading %s: %w", lf.name, err)
 	}
 	return nil
 }
 
-// cmpErr returns err, or if it is nil an error for a block that took n of
-// its m bytes.
-func cmpErr(err error, n, m int) error {
-	if err != nil {
-		return err
-	}
-	return fmt.Errorf("%w: a layer block of %d bytes where %d were expected", ErrCheckpoint, n, m)
-}
-
 // blockStarts returns where the blocks of a compact group of words words
 // begin in lf, from byte off, and where the last ends, reading each
-// block's length; an error if they do not end at off+size.
+// block's length; an error if they do not end at off+size. The caller,
+// loading a checkpoint, says it is unusable.
 func (lf *layerFile) blockStarts(off, size int64, words int) ([]int64, error) {
 	n := (words/lf.stride + chunkStates - 1) / chunkStates
 	starts := make([]int64, 0, n+1)
@@ -128,16 +124,16 @@ func (lf *layerFile) blockStarts(off, size int64, words int) ([]int64, error) {
 		starts = append(starts, at)
 		m, err := lf.f.ReadAt(head[:], at)
 		if m == 0 {
-			return nil, fmt.Errorf("%w: reading %s: %v", ErrCheckpoint, lf.name, err)
+			return nil, fmt.Errorf("reading %s: %v", lf.name, err)
 		}
 		length, k := binary.Uvarint(head[:m])
 		if k <= 0 || length > uint64(off+size-at) {
-			return nil, fmt.Errorf("%w: %s: a block header at byte %d", ErrCheckpoint, lf.name, at)
+			return nil, fmt.Errorf("%s: a block header at byte %d", lf.name, at)
 		}
 		at += int64(k) + int64(length)
 	}
 	if at != off+size {
-		return nil, fmt.Errorf("%w: %s: the blocks of a group end at byte %d, not %d", ErrCheckpoint, lf.name, at, off+size)
+		return nil, fmt.Errorf("%s: the blocks of a group end at byte %d, not %d", lf.name, at, off+size)
 	}
 	return append(starts, at), nil
 }
