@@ -1,6 +1,9 @@
 package frontier
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // MaxWidth is the widest shorter side a count handles: the counter walks
 // along the longer side, and its states describe the last two columns and
@@ -35,6 +38,7 @@ type board struct {
 	steps      []step
 	packed     bool   // 4 bits a slot fit in 64 bits; otherwise base 11
 	pow11      uint64 // 11^slots
+	mixer      mixer  // on the bits keys take
 }
 
 // step is what adding square v (the square numbered v) does to the window.
@@ -66,6 +70,11 @@ func newBoard(rows, cols int) (*board, error) {
 	for range f.slots {
 		f.pow11 *= 11
 	}
+	keyBits := uint(4*f.slots + 2) // the slots' nibbles and z, below 4
+	if !f.packed {
+		keyBits = uint(bits.Len64(4*f.pow11 - 1))
+	}
+	f.mixer = newMixer(keyBits)
 	nb := func(v int) []int { // neighbours of square v in this numbering
 		c, r := v/w, v%w
 		var out []int

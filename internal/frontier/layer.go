@@ -128,8 +128,10 @@ func (m *memory) alloc(n int) ([]uint64, bool) {
 	return w, true
 }
 
-// hashKey scrambles a key (the splitmix64 finaliser): the high bits pick
-// the group, the bits below them the slot within its table.
+// hashKey scrambles a key over 64 bits (the splitmix64 finaliser): its
+// high bits pick a state's group in the buffered step, and it orders the
+// states of a compact layer and picks a shard's states. The lean step's
+// tables mix keys within their own width instead (mixer).
 func hashKey(key uint64) uint64 {
 	key ^= key >> 30
 	key *= 0xbf58476d1ce4e5b9

@@ -91,7 +91,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if !lean {
 		perGroup = bufferedStates / 3
 	}
-	for s.gbits < maxGroupBits && s.est>>s.gbits > perGroup {
+	for s.gbits < maxGroupBits && s.est>>s.gbits > perGroup || lean && 64-r.f.mixer.bits+s.gbits < minCountBits {
 		s.gbits++
 	}
 	groups := 1 << s.gbits
@@ -271,15 +271,16 @@ func (s *stepper) lean() error {
 	groups := 1 << s.gbits
 	tables := make([]table, groups)
 	for i := range tables {
-		tables[i].groupBits, tables[i].k = s.gbits, k
+		tables[i].countBits, tables[i].k = 64-r.f.mixer.bits+s.gbits, k
 	}
-	size := max(64, s.est>>s.gbits*8/maxLoad)
+	size := max(pageWords, s.est>>s.gbits*8/maxLoad)
 	if s.final {
 		size = 0 // the last square makes no states, only tours
 	}
-	// A pass is planned for tables at their fullest, just grown, beside
-	// the workers' staging buffers at their largest.
-	perGroup := int64(s.est>>s.gbits+1) * int64(stride) * 8 * 16 / maxLoad * 3 / 2
+	// A pass is planned for tables at their fullest, just grown, with one
+	// state in sixteen holding a wide count, beside the workers' staging
+	// buffers at their largest.
+	perGroup := int64(s.est>>s.gbits+1) * (8 + int64(stride)*8/16) * 16 / maxLoad * 3 / 2
 	staging := int64(len(s.ws)) * int64(min(groups, maxStageBuckets)) * stageEntries * int64(stride) * 8
 	span := groups
 	// Passes need cur whole to the end of the step: on disk.
@@ -411,7 +412,7 @@ func (s *stepper) replayPass(tables []table, lo, hi, size int, set *runSet) erro
 				return err
 			}
 			for j := 0; j < len(entries); j += stride {
-				w.lean.emit(entries[j], hashKey(entries[j]), entries[j+1:j+stride])
+				w.lean.emit(entries[j], r.f.mixer.mix(entries[j]), entries[j+1:j+stride])
 			}
 			return w.failure(s.v, s.cur.n)
 		})
@@ -446,14 +447,14 @@ func (s *stepper) fill(tables []table, lo, hi, size int, feed func() error) erro
 		if i%1024 == 0 && s.ctx.Err() != nil { // a system call a table, for up to 2^18 tables
 			return s.ctx.Err()
 		}
-		slots, ok := r.mem.alloc(size * stride)
+		slots, ok := r.mem.alloc(size)
 		if !ok {
 			return r.memoryError(s.v, s.cur.n)
 		}
 		mine[i].slots, mine[i].size = slots, size
 	}
 	for _, w := range s.ws {
-		w.lean = newStager(mine, buckets, bshift, lo, 64-s.gbits, r.k, r.mem)
+		w.lean = newStager(mine, buckets, bshift, lo, r.f.mixer.bits-s.gbits, r.k, r.mem)
 		w.buffered = nil
 	}
 	s.passes++
@@ -465,7 +466,7 @@ func (s *stepper) fill(tables []table, lo, hi, size int, feed func() error) erro
 	}
 	return pool.Run(s.ctx, len(s.ws), hi-lo, func(wi, i int) error {
 		t := &mine[i]
-		return s.place(wi, lo+i, t.n*stride, func(dense []uint64) { t.pack(dense, r.mem) })
+		return s.place(wi, lo+i, t.n*stride, func(dense []uint64) { t.pack(dense, lo+i, r.f.mixer, r.mem) })
 	})
 }
 
@@ -532,7 +533,7 @@ func (w *worker) emit(key uint64, val []uint64) {
 		w.buffered.emit(key, hashKey(key), val)
 		return
 	}
-	w.lean.emit(key, hashKey(key), val)
+	w.lean.emit(key, w.r.f.mixer.mix(key), val)
 }
 
 // releasePool returns the bins of the buffered steps, which the pool

@@ -13,99 +13,138 @@ import (
 // see stager.flush.
 
 // A table collects one group of the next layer: open addressing with
-// linear probing over entries of 1+k words. A slot holds its key plus one,
-// so that the zeroed memory of a new table is all empty slots (no key is
-// 2^64-1: keys use at most 62 bits).
+// linear probing, one word a slot. The top bits of a state's mix (see
+// mixer) name its group, so a slot keeps only the bits below them (the mix
+// is a bijection: it gives back the key), and the countBits bits left
+// over, the group's and those no key uses, hold the state's count while it
+// is below wideMark. A count that outgrows them moves to the table's wide
+// counts and leaves wideMark in its slot. Counts are mostly small (8x8
+// from the corner, after square 44: 99.9% below 2^20), so a state takes 8
+// bytes where a key and a count took 16, and the same memory holds twice
+// the states: half the passes. A slot of zero is empty, since no count is
+// zero.
 type table struct {
 	slots []uint64
 	size  int // slots
 	n     int // entries
-	// groupBits is how many high bits of a hash pick the group: the slot
-	// comes from the bits below them.
-	groupBits uint
+	// countBits is 64 less the bits of a mix below the group's: the
+	// slot's bits for a count, and the shift that brings the bits of a
+	// mix below the group's to the top of a word, where slot takes them.
+	countBits uint
 	k         int
+	wide      wideCounts
 }
+
+// minCountBits is the fewest bits a slot gives a count: the lean step
+// makes groups enough for them.
+const minCountBits = 8
 
 // maxLoad is the fill, in 1/16ths, at which a table grows, by half: with
 // linear probing a search for a missing key gets slow as tables fill up,
 // while a low fill wastes memory on every state.
 const maxLoad = 13
 
-// slot returns where the probe for a key of hash h starts: the word
-// index of its home slot.
+// slot returns where the probe for a state of hash h starts. Only the
+// bits of h below the group's count, so a slot's own bits find it again.
 func (t *table) slot(h uint64) int {
-	hi, _ := bits.Mul64(h<<t.groupBits, uint64(t.size))
-	return int(hi) * (t.k + 1)
+	hi, _ := bits.Mul64(h<<t.countBits, uint64(t.size))
+	return int(hi)
 }
 
-// insertAt adds count val (k limbs) to the entry for key, whose home
-// slot is i, making the entry if there is none, in a table with room for
-// it (flush grows the table first). It reports whether the count
-// overflowed.
-func (t *table) insertAt(i int, key uint64, val []uint64) (overflow bool) {
-	stride := t.k + 1
-	end := t.size * stride
+// wideMark is the count in a slot whose count is among the wide ones.
+func (t *table) wideMark() uint64 { return 1<<t.countBits - 1 }
+
+// insertAt adds count val (k limbs) to the entry of the state of mix h,
+// whose home slot is i, making the entry if there is none, in a table with
+// room for it (flush grows the table first). It reports a count too wide
+// for k limbs, and false in ok if the wide counts could not grow within
+// the memory limit.
+func (t *table) insertAt(i int, h uint64, val []uint64, mem *memory) (overflow, ok bool) {
+	cb := t.countBits
+	rem, mark := h<<cb>>cb, t.wideMark()
+	small := val[0] < mark
+	for _, l := range val[1:t.k] {
+		small = small && l == 0
+	}
 	for {
 		s := t.slots[i]
-		if s == 0 {
-			t.slots[i] = key + 1
-			copy(t.slots[i+1:i+stride], val[:t.k])
+		switch {
+		case s == 0:
 			t.n++
-			return false
-		}
-		if s == key+1 {
-			if t.k == 1 {
-				var carry uint64
-				t.slots[i+1], carry = bits.Add64(t.slots[i+1], val[0], 0)
-				return carry != 0
+			if small {
+				t.slots[i] = rem<<cb | val[0]
+				return false, true
 			}
-			return addLimbs(t.slots[i+1:i+stride], val)
+			t.slots[i] = rem<<cb | mark
+			return t.wide.add(rem, 0, val, mem)
+		case s>>cb != rem:
+			if i++; i == t.size {
+				i = 0
+			}
+			continue
 		}
-		if i += stride; i == end {
-			i = 0
+		c := s & mark
+		switch {
+		case c == mark:
+			return t.wide.add(rem, 0, val, mem)
+		case small && c+val[0] < mark:
+			t.slots[i] = s + val[0]
+			return false, true
 		}
+		t.slots[i] = s | mark
+		return t.wide.add(rem, c, val, mem)
 	}
 }
 
 // grow moves the table into one half as large again.
 func (t *table) grow(mem *memory) bool {
 	old, oldSize := t.slots, t.size
-	size := max(64, oldSize+oldSize/2)
-	stride := t.k + 1
-	slots, ok := mem.alloc(size * stride)
+	size := max(pageWords, oldSize+oldSize/2)
+	slots, ok := mem.alloc(size)
 	if !ok {
 		return false
 	}
 	t.slots, t.size = slots, size
-	for i := 0; i < oldSize*stride; i += stride {
-		s := old[i]
+	cb := t.countBits
+	for _, s := range old[:oldSize] {
 		if s == 0 {
 			continue
 		}
-		j := t.slot(hashKey(s - 1))
+		j := t.slot(s >> cb) // the bits of the mix below the group's
 		for slots[j] != 0 {
-			if j += stride; j == size*stride {
+			if j++; j == size {
 				j = 0
 			}
 		}
-		copy(slots[j:j+stride], old[i:i+stride])
+		slots[j] = s
 	}
 	mem.release(int64(cap(old)) * 8)
 	mem.unmap(old)
 	return true
 }
 
-// pack writes the table's entries, dense (keys as they are), into dense,
-// which holds exactly (1+k)*t.n words, and frees the table.
-func (t *table) pack(dense []uint64, mem *memory) {
+// pack writes the table's entries, dense (a key and k limbs each), into
+// dense, which holds exactly (1+k)*t.n words, and frees the table; g is
+// the table's group and m the mixer of the keys.
+func (t *table) pack(dense []uint64, g int, m mixer, mem *memory) {
 	stride := t.k + 1
+	cb, mark := t.countBits, t.wideMark()
+	top := uint64(g) << (64 - cb)
 	j := 0
-	for i := 0; i < t.size*stride; i += stride {
-		if s := t.slots[i]; s != 0 {
-			dense[j] = s - 1
-			copy(dense[j+1:j+stride], t.slots[i+1:i+stride])
-			j += stride
+	for _, s := range t.slots[:t.size] {
+		if s == 0 {
+			continue
 		}
+		rem := s >> cb
+		dense[j] = m.unmix(top | rem)
+		val := dense[j+1 : j+stride]
+		if c := s & mark; c != mark {
+			val[0] = c
+			clear(val[1:])
+		} else {
+			copy(val, t.wide.find(rem))
+		}
+		j += stride
 	}
 	t.free(mem)
 }
@@ -114,6 +153,114 @@ func (t *table) free(mem *memory) {
 	mem.release(int64(cap(t.slots)) * 8)
 	mem.unmap(t.slots)
 	t.slots, t.size, t.n = nil, 0, 0
+	t.wide.free(mem)
+}
+
+// wideCounts holds the counts of a table that outgrew their slots, each
+// under the bits of its state's hash that its slot keeps: open addressing
+// with linear probing over entries of 1+k words, the bits plus one (so
+// that zeroed memory is all empty entries) and the limbs.
+type wideCounts struct {
+	slots   []uint64
+	size, n int
+}
+
+// add adds c and val (k limbs) to the count of rem, making it if there is
+// none. It reports a count too wide for k limbs, and false in ok if it
+// needed more memory than the limit leaves.
+func (w *wideCounts) add(rem, c uint64, val []uint64, mem *memory) (overflow, ok bool) {
+	k := len(val)
+	if 16*(w.n+1) > maxLoad*w.size && !w.grow(k, mem) {
+		return false, false
+	}
+	e := w.entry(rem, k)
+	if e == nil {
+		e = w.make(rem, k)
+	}
+	var carry uint64
+	e[0], carry = bits.Add64(e[0], c, 0)
+	for i := 1; carry != 0 && i < k; i++ {
+		e[i], carry = bits.Add64(e[i], 0, carry)
+	}
+	return carry != 0 || addLimbs(e, val), true
+}
+
+// home returns the first entry to look at for rem, as a word index.
+func (w *wideCounts) home(rem uint64, k int) int {
+	hi, _ := bits.Mul64(hashKey(rem), uint64(w.size))
+	return int(hi) * (k + 1)
+}
+
+// entry returns the limbs of rem's count, or nil if it has none.
+func (w *wideCounts) entry(rem uint64, k int) []uint64 {
+	if w.size == 0 {
+		return nil
+	}
+	stride, end := k+1, w.size*(k+1)
+	for i := w.home(rem, k); ; {
+		switch w.slots[i] {
+		case 0:
+			return nil
+		case rem + 1:
+			return w.slots[i+1 : i+stride]
+		}
+		if i += stride; i == end {
+			i = 0
+		}
+	}
+}
+
+// make makes a zero count for rem, which has none, and returns its limbs.
+func (w *wideCounts) make(rem uint64, k int) []uint64 {
+	stride, end := k+1, w.size*(k+1)
+	i := w.home(rem, k)
+	for w.slots[i] != 0 {
+		if i += stride; i == end {
+			i = 0
+		}
+	}
+	w.slots[i] = rem + 1
+	w.n++
+	return w.slots[i+1 : i+stride]
+}
+
+// find returns the limbs of rem's count, which it has.
+func (w *wideCounts) find(rem uint64) []uint64 {
+	k := len(w.slots)/w.size - 1
+	return w.entry(rem, k)
+}
+
+// grow moves the wide counts into one half as large again.
+func (w *wideCounts) grow(k int, mem *memory) bool {
+	old, oldSize := w.slots, w.size
+	stride := k + 1
+	size := max(pageWords/stride, oldSize+oldSize/2)
+	slots, ok := mem.alloc(size * stride)
+	if !ok {
+		return false
+	}
+	w.slots, w.size, w.n = slots, size, 0
+	for i := 0; i < oldSize*stride; i += stride {
+		if old[i] != 0 {
+			copy(w.make(old[i]-1, k), old[i+1:i+stride])
+		}
+	}
+	if old != nil {
+		mem.release(int64(cap(old)) * 8)
+		mem.unmap(old)
+	}
+	return true
+}
+
+// pageWords is the words of a page of memory, the least a table takes.
+const pageWords = 4096 / 8
+
+func (w *wideCounts) free(mem *memory) {
+	if w.slots != nil {
+		mem.release(int64(cap(w.slots)) * 8)
+		mem.unmap(w.slots)
+	}
+	w.slots, w.size, w.n = nil, 0, 0
 }
 
 // stageEntries is how many new states a worker gathers for one bucket
@@ -149,7 +296,7 @@ type stager struct {
 	lo      int
 	buf     []uint64 // per bucket, stageEntries entries of 1+k words
 	n       []int32  // entries staged per bucket
-	shift   uint     // 64 - log2(groups); 64 for one group
+	shift   uint     // the bits of a mix less log2(groups): a mix shifted by it is its group
 	bshift  uint     // log2 of the groups in a bucket
 	k       int
 	mem     *memory
@@ -179,14 +326,10 @@ func newStager(tables []table, buckets []bucket, bshift uint, lo int, shift uint
 		n: make([]int32, len(buckets)), shift: shift, bshift: bshift, k: k, mem: mem}
 }
 
-// group returns the index in s.tables of the group of a state of hash h;
+// group returns the index in s.tables of the group of a state of mix h;
 // outside them if the state is another pass's.
 func (s *stager) group(h uint64) int {
-	g := -s.lo
-	if s.shift < 64 {
-		g += int(h >> s.shift)
-	}
-	return g
+	return int(h>>s.shift) - s.lo
 }
 
 func (s *stager) emit(key, h uint64, val []uint64) {
@@ -200,7 +343,7 @@ func (s *stager) emit(key, h uint64, val []uint64) {
 	b := g >> s.bshift
 	stride := s.k + 1
 	at := (b*stageEntries + int(s.n[b])) * stride
-	s.buf[at] = key
+	s.buf[at] = h // the tables keep mixes, which stand for their keys
 	copy(s.buf[at+1:at+stride], val[:s.k])
 	if s.n[b]++; s.n[b] == stageEntries {
 		s.flush(b)
@@ -224,7 +367,7 @@ func (s *stager) flush(b int) {
 	// Grow first, so that the home slots read ahead stay valid: each
 	// table the batch touches gets room for the whole batch.
 	for j := range n {
-		h := hashKey(s.buf[lo+j*stride])
+		h := s.buf[lo+j*stride]
 		hash[j], group[j] = h, int32(s.group(h))
 		t := &s.tables[group[j]]
 		for 16*(t.n+n) > maxLoad*t.size {
@@ -244,9 +387,12 @@ func (s *stager) flush(b int) {
 	s.touched += touch
 	for j := range n {
 		at := lo + j*stride
-		if s.tables[group[j]].insertAt(home[j], s.buf[at], s.buf[at+1:at+stride]) {
-			s.overflow = true
+		overflow, ok := s.tables[group[j]].insertAt(home[j], hash[j], s.buf[at+1:at+stride], s.mem)
+		if !ok {
+			s.overLimit = true
+			return
 		}
+		s.overflow = s.overflow || overflow
 	}
 }
 

@@ -1,0 +1,69 @@
+package frontier
+
+// A mixer scrambles the keys of one board within their own width: a
+// bijection on the numbers below 2^bits, where bits is how many the
+// board's keys take (61 for a board 8 wide, 17 squares in base 11 and z).
+// The lean step's tables use it where hashKey spreads keys over all 64
+// bits: a table keeps the bits of a state's mix below the group's, and the
+// 64-bits bits no key uses go to the state's count with the group's bits
+// (20 bits for a count on 8x8 in 2^17 groups, where hashKey would leave 17).
+//
+// Each of its steps is a bijection on bits-bit numbers: a shift to the
+// right xored in (the top bits stay, and give back the rest) and a product
+// with an odd number modulo 2^bits. The products carry every bit upwards
+// and the shifts bring the top bits down, so the top bits, the group,
+// depend on every bit of the key.
+type mixer struct {
+	bits       uint
+	mask       uint64
+	shift      uint   // of each xorshift: half the width
+	inv1, inv2 uint64 // the multipliers' inverses
+}
+
+// The multipliers of the splitmix64 finaliser, used modulo 2^bits.
+const (
+	mixMul1 = 0xbf58476d1ce4e5b9
+	mixMul2 = 0x94d049bb133111eb
+)
+
+func newMixer(bits uint) mixer {
+	return mixer{bits: bits, mask: 1<<bits - 1, shift: (bits + 1) / 2, inv1: inverse(mixMul1), inv2: inverse(mixMul2)}
+}
+
+// mix returns the mix of key, a number below 2^m.bits.
+func (m mixer) mix(key uint64) uint64 {
+	key ^= key >> m.shift
+	key = key * mixMul1 & m.mask
+	key ^= key >> m.shift
+	key = key * mixMul2 & m.mask
+	return key ^ key>>m.shift
+}
+
+// unmix inverts mix.
+func (m mixer) unmix(h uint64) uint64 {
+	h = m.unshift(h)
+	h = h * m.inv2 & m.mask
+	h = m.unshift(h)
+	h = h * m.inv1 & m.mask
+	return m.unshift(h)
+}
+
+// unshift inverts x ^= x>>m.shift: x is y ^ y>>s ^ y>>2s ^ ..., which
+// doubling shifts gather in a few steps.
+func (m mixer) unshift(y uint64) uint64 {
+	for s := m.shift; s < m.bits; s *= 2 {
+		y ^= y >> s
+	}
+	return y
+}
+
+// inverse returns the inverse of odd a modulo 2^64 (so also modulo any
+// smaller power of two), by Newton's iteration: each step doubles the
+// correct low bits, from the three that a itself gets right.
+func inverse(a uint64) uint64 {
+	x := a
+	for range 5 {
+		x *= 2 - a*x
+	}
+	return x
+}

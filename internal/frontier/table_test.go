@@ -1,0 +1,85 @@
+package frontier
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestTable adds states to a table, counts small and large and of one or
+// two limbs, many times each so that small counts outgrow their slots, and
+// checks the packed entries against sums kept aside.
+func TestTable(t *testing.T) {
+	const group, groupBits = 5, 3 // the top 3 bits of a mix
+	for _, tt := range []struct {
+		countBits uint
+		k         int
+	}{
+		{minCountBits, 1},
+		{20, 1},
+		{minCountBits, 2},
+	} {
+		mem := &memory{limit: 1 << 30}
+		m := newMixer(64 - tt.countBits + groupBits)
+		tab := table{countBits: tt.countBits, k: tt.k}
+		rng := rand.New(rand.NewPCG(1, uint64(tt.countBits)))
+		want := map[uint64]*big.Int{}
+		var keys []uint64
+		for len(keys) < 3000 {
+			key := rng.Uint64() & m.mask
+			if h := m.mix(key); h>>(m.bits-groupBits) == group {
+				keys = append(keys, key)
+			}
+		}
+		val := make([]uint64, tt.k)
+		for i := range 20000 {
+			key := keys[rng.IntN(len(keys))]
+			clear(val)
+			switch i % 4 {
+			case 0:
+				val[0] = 1
+			case 1:
+				val[0] = rng.Uint64N(300) + 1
+			case 2:
+				val[0] = rng.Uint64()
+			case 3:
+				val[0] = rng.Uint64()
+				val[tt.k-1] |= 1 // a second limb where there is one
+			}
+			if want[key] == nil {
+				want[key] = new(big.Int)
+			}
+			want[key].Add(want[key], limbsToBig(val))
+			for 16*(tab.n+1) > maxLoad*tab.size {
+				if !tab.grow(mem) {
+					t.Fatal("grow: out of memory")
+				}
+			}
+			h := m.mix(key)
+			overflow, ok := tab.insertAt(tab.slot(h), h, val, mem)
+			if !ok {
+				t.Fatal("insert: out of memory")
+			}
+			if overflow != (want[key].BitLen() > 64*tt.k) {
+				t.Fatalf("key %#x: overflow %v at %v", key, overflow, want[key])
+			}
+			if overflow {
+				want[key].SetBit(want[key], 64*tt.k, 0) // what the limbs keep
+			}
+		}
+		dense := make([]uint64, tab.n*(tt.k+1))
+		tab.pack(dense, group, m, mem)
+		got := map[uint64]*big.Int{}
+		for j := 0; j < len(dense); j += tt.k + 1 {
+			got[dense[j]] = limbsToBig(dense[j+1 : j+1+tt.k])
+		}
+		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })); diff != "" {
+			t.Errorf("%d count bits, %d limbs (-want +got):\n%s", tt.countBits, tt.k, diff)
+		}
+		if used := mem.used.Load(); used != 0 {
+			t.Errorf("%d count bits, %d limbs: %d bytes still counted after pack", tt.countBits, tt.k, used)
+		}
+	}
+}
