@@ -338,10 +338,10 @@ func (r *counter) removeCheckpoint() {
 	os.Remove(r.cfg.Checkpoint)
 }
 
-// removeStaleRuns deletes the run files (runs.go) that a count stopped in
-// the middle of a step left beside its checkpoint: no checkpoint names
-// them, and a resumed count that plans its passes differently would not
-// write over them.
+// removeStaleRuns deletes the run files that counts of earlier versions,
+// which wrote a step's new states for its later passes, left beside their
+// checkpoint when stopped in the middle of a step: no checkpoint names
+// them.
 func (r *counter) removeStaleRuns() {
 	stale, _ := filepath.Glob(r.layerPrefix() + "*-run*-*")
 	for _, name := range stale {

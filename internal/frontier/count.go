@@ -17,8 +17,7 @@ import (
 // than Config.MemoryLimit allows. The root package exports it as is.
 var ErrMemoryLimit = errors.New("knightstour: memory limit reached")
 
-// ErrDiskFull reports that a count's files on disk (its layers and runs)
-// would leave the file system less than diskReserve free. The root package
+// ErrDiskFull reports that a count's files on disk (its layers) would leave the file system less than diskReserve free. The root package
 // exports it as is.
 var ErrDiskFull = errors.New("knightstour: disk full")
 
@@ -101,8 +100,11 @@ type Config struct {
 	afterStep func(v int)
 	// freeBytes, when not nil, stands for the file system's free space
 	// (space_linux.go), asked at every write: for tests of a disk too
-	// small for the runs, or for the layers.
+	// small for the layers.
 	freeBytes func(prefix string) (int64, bool)
+	// passPart, for tests, when above 0, makes every lean step with its
+	// layer on disk in passes of at most this part of the next layer.
+	passPart float64
 	// compact, for tests, keeps every layer on disk compact, however small.
 	compact bool
 }

@@ -8,7 +8,7 @@ import (
 // A count never fills its disk: a full disk stops whatever else needs it
 // (the shell that started the count among them), and a count that runs
 // out of room in the middle of a file can only fail there. So the writers
-// of layers and runs ask the file system for its free space after every
+// of layers ask the file system for its free space after every
 // diskCheckEvery bytes they write, and the count stops with ErrDiskFull,
 // its last checkpoint kept, once less than diskReserve would be left.
 const (

@@ -55,3 +55,44 @@ func TestCountPasses(t *testing.T) {
 		}
 	}
 }
+
+// TestCountClassPasses makes every step in passes of a few classes each,
+// states in base 11 and packed, and checks the counts and the states
+// after each square against a count made at once: a new state whose class
+// differed from its old state's would appear in two passes, and a layer
+// would hold it twice.
+func TestCountClassPasses(t *testing.T) {
+	boards := []Config{
+		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Base11: true},
+		{Rows: 5, Cols: 7, Mode: FreeEnds},
+		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, // counts of two limbs
+	}
+	parts := []float64{0.3}
+	if exhaustive {
+		boards = append(boards,
+			Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5},
+			Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true},
+			Config{Rows: 6, Cols: 6, Mode: Closed})
+		parts = append(parts, 0.05)
+	}
+	for _, cfg := range boards {
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		want, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range parts {
+			cfg.SpillDir, cfg.Lean, cfg.passPart = t.TempDir(), true, part
+			got, err := Count(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("%dx%d %v in passes of %v: %v", cfg.Rows, cfg.Cols, cfg.Mode, part, err)
+			}
+			if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 }), cmpopts.IgnoreFields(Result{}, "PeakBytes", "Passes")); diff != "" {
+				t.Errorf("%dx%d %v (base 11 %v) in passes of %v (-once +passes):\n%s", cfg.Rows, cfg.Cols, cfg.Mode, cfg.Base11, part, diff)
+			}
+			if got.Passes < 3 {
+				t.Errorf("%dx%d %v in passes of %v: at most %d passes a step, want 3 or more", cfg.Rows, cfg.Cols, cfg.Mode, part, got.Passes)
+			}
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math/bits"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/euler1758/knightstour/internal/pool"
 )
@@ -21,14 +20,11 @@ import (
 // and pack the tables into dense groups at the end.
 //
 // When even the tables of the lean step would pass the memory limit and
-// the layers are on disk, the lean step makes the next layer in passes:
-// each pass expands the whole layer again, reading it back from disk, but
-// keeps only the new states of a range of groups, and packs their tables
-// to disk before the next pass. Expanding is cheap next to inserting (an
-// insertion waits for memory; an expansion works in registers), so a
-// count that needs twice the memory takes a little more than twice the
-// expansions, not twice the time. A pass that finds it needs more memory
-// than planned is dropped and made again as two passes of half its range.
+// the layers are on disk, the lean step makes the next layer in passes,
+// each from the states of some classes (passes.go), and packs their tables
+// to disk before the next pass. A pass that finds it needs more memory
+// than planned is dropped and made again as two, of half its classes or,
+// for one class, half its groups.
 
 // chunkStates is how many states a worker takes at a time.
 const chunkStates = 1 << 12
@@ -69,8 +65,10 @@ type stepper struct {
 	kept   atomic.Int64 // states of cur expanded (a shard's part of them)
 	// scratch holds, per worker, a group on its way to disk.
 	scratch [][]uint64
-	// passes is how many passes the lean step took.
-	passes int
+	// passes is how many passes the lean step took, and classes tells
+	// the classes of cur's states that its passes share out.
+	passes  int
+	classes *classifier
 }
 
 // step adds square v to every state of cur and returns the next layer,
@@ -116,6 +114,9 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	// step is done (commit, below).
 	shard := r.cfg.Shards > 1 && r.shardAt < 0 && (cur.n >= shardStates*r.cfg.Shards || s.final)
 	s.out = &layer{groups: make([]group, groups)}
+	if lean {
+		s.out.groups = s.out.groups[:0] // each pass adds its groups
+	}
 	defer func() {
 		if err != nil {
 			s.out.free(r.arena)
@@ -124,7 +125,11 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	s.ws = make([]*worker, workers)
 	s.scratch = make([][]uint64, workers)
 	for i := range s.ws {
-		w := &worker{r: r, st: &r.f.steps[v], v: v, final: s.final, shard: shard, memo: make([]memoEntry, 1<<memoBits)}
+		w := &worker{r: r, st: &r.f.steps[v], v: v, final: s.final, shard: shard, memo: make([]memoEntry, 1<<memoBits),
+			total: make([]uint64, k)}
+		if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !s.final {
+			w.cut = make([]uint64, k)
+		}
 		if r.spill {
 			w.in = make([]uint64, chunkStates*stride)
 			if !s.final {
@@ -172,15 +177,22 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	return s.out, nil
 }
 
-// expand runs the expansion phase: every worker expands pieces of cur
-// until none is left, then hands on what it still holds. freeCur lets it
-// free each group of cur held in memory once it is expanded.
-func (s *stepper) expand(freeCur bool) error {
+// expand runs the expansion phase: every worker expands the pieces of
+// cur, its states in classes, until none is left, then hands on what it
+// still holds. freeCur lets it free each group of cur held in memory once
+// it is expanded. tally adds the tours it finds, and the states it
+// expands, to the step's: false where they were counted already.
+func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 	r, stride := s.r, s.r.k+1
 	for _, w := range s.ws {
-		w.total, w.err = make([]uint64, r.k), nil
-		if r.cfg.AllLengths && (s.v+1)%r.f.w == 0 && !s.final {
-			w.cut = make([]uint64, r.k)
+		w.err = nil
+		if !tally {
+			total, cut := w.total, w.cut
+			w.total = make([]uint64, r.k)
+			if cut != nil {
+				w.cut = make([]uint64, r.k)
+			}
+			defer func() { w.total, w.cut = total, cut }()
 		}
 	}
 	if freeCur {
@@ -193,7 +205,6 @@ func (s *stepper) expand(freeCur bool) error {
 	}
 	r.expanded.Store(0)
 	r.pieces.Store(int64(len(s.pieces)))
-	s.kept.Store(0)
 	err := pool.Run(s.ctx, len(s.ws), len(s.pieces), func(wi, i int) error {
 		defer r.expanded.Add(1)
 		w := s.ws[wi]
@@ -208,9 +219,14 @@ func (s *stepper) expand(freeCur bool) error {
 			}
 		}
 		kept := int64(0)
-		defer func() { s.kept.Add(kept) }()
+		if tally {
+			defer func() { s.kept.Add(kept) }()
+		}
 		for j := lo; j < hi; j += stride {
 			if w.shard && hashKey(entries[j])%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
+				continue
+			}
+			if !s.classes.take(classes, entries[j]) {
 				continue
 			}
 			kept++
@@ -264,7 +280,7 @@ func (s *stepper) place(wi, at, n int, fill func([]uint64)) error {
 }
 
 // lean makes the next layer through hash tables, in as many passes as
-// the memory limit asks for.
+// the memory limit asks for (passes.go).
 func (s *stepper) lean() error {
 	r, k := s.r, s.r.k
 	stride := k + 1
@@ -273,162 +289,124 @@ func (s *stepper) lean() error {
 	for i := range tables {
 		tables[i].countBits, tables[i].k = 64-r.f.mixer.bits+s.gbits, k
 	}
-	size := max(pageWords, s.est>>s.gbits*8/maxLoad)
-	if s.final {
-		size = 0 // the last square makes no states, only tours
-	}
 	// A pass is planned for tables at their fullest, just grown, with one
 	// state in sixteen holding a wide count, beside the workers' staging
 	// buffers at their largest.
-	perGroup := int64(s.est>>s.gbits+1) * (8 + int64(stride)*8/16) * 16 / maxLoad * 3 / 2
+	perState := float64(8+stride*8/16) * 16 / maxLoad * 3 / 2
 	staging := int64(len(s.ws)) * int64(min(groups, maxStageBuckets)) * stageEntries * int64(stride) * 8
-	span := groups
+	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
+	s.classes = &classifier{f: r.f}
 	// Passes need cur whole to the end of the step: on disk.
 	multi := r.spill && !s.final && s.cur.onDisk()
-	if room := r.mem.limit - r.mem.used.Load() - staging; multi && room < int64(groups)*perGroup {
-		span = int(max(1, room/perGroup))
+	room := float64(r.mem.limit - r.mem.used.Load() - staging)
+	if need := float64(s.est+1) * perState; multi && (room < need || r.cfg.passPart > 0) {
+		sample, err := s.sample()
+		if err != nil {
+			return err
+		}
+		part := max(room, 0) / need
+		if r.cfg.passPart > 0 {
+			part = r.cfg.passPart
+		}
+		passes, s.classes = planPasses(r.f, &r.f.steps[s.v], sample, part, groups)
 	}
 	r.arena.sizeFor(s.est * stride)
 	defer r.pass.Store(0)
-	runs := multi && span < groups && s.runsFit(span, groups)
-	var later []*runSet // what the first pass wrote for the others
-	defer func() { removeRunSets(later) }()
-	for lo := 0; lo < groups; {
-		hi := min(groups, lo+span)
-		var set *runSet // the runs this pass reads, if not the first
-		if lo > 0 {
-			for _, rs := range later {
-				if rs.lo <= lo && lo < rs.hi {
-					set, hi = rs, min(hi, rs.hi)
-				}
-			}
-		}
+	s.kept.Store(0)
+	for len(passes) > 0 {
+		p := passes[0]
 		r.pass.Store(int64(s.passes + 1))
-		r.passesPlanned.Store(int64(s.passes + (groups-lo+span-1)/span))
-		var err error
-		if set == nil {
-			later, err = s.leanPass(tables, lo, hi, size, !multi, runs, span)
-		} else {
-			err = s.replayPass(tables, lo, hi, size, set)
-		}
-		if runs && set == nil && (errors.Is(err, ErrDiskFull) || errors.Is(err, syscall.ENOSPC)) {
-			// The disk cannot hold the runs after all: from here on every
-			// pass expands the layer itself.
-			removeRunSets(later)
-			later, runs = nil, false
-			continue
-		}
-		if multi && hi-lo > 1 && errors.Is(err, ErrMemoryLimit) {
-			// The pass is dropped; make it again as two. Runs written for a
-			// plan that no longer holds go too.
-			span = (hi - lo) / 2
-			if set == nil {
-				removeRunSets(later)
-				later = nil
+		r.passesPlanned.Store(int64(s.passes + len(passes)))
+		err := s.leanPass(tables, p, !multi)
+		if multi && errors.Is(err, ErrMemoryLimit) {
+			if a, b, ok := p.split(); ok {
+				// The pass is dropped; make it again as two.
+				passes = append([]pass{a, b}, passes[1:]...)
+				continue
 			}
-			continue
 		}
 		if err != nil {
 			return err
 		}
-		if set != nil && hi == set.hi {
-			set.remove()
-		}
-		lo = hi
+		passes = passes[1:]
 	}
 	return nil
 }
 
-// runsFit reports whether the disk can hold the runs of a step made in
-// passes of span groups beside the next layer. The runs hold the first
-// pass's new states for the later passes unmerged and raw, two or three
-// times as many as the merged states of their groups (8x8 from the corner,
-// square 44: 58 GB of runs for 1.5 billion states before it); the
-// estimate takes three times, and the next layer once and a half as if
-// raw too (compact, it takes about a third of that: the margin is wide).
-func (s *stepper) runsFit(span, groups int) bool {
-	free, ok := s.r.disk.free(s.r.layerPrefix())
-	if !ok {
-		return true // write them; a full disk drops them (see lean)
+// split cuts a pass in two: its classes in two sets, or, for one class,
+// its groups in two ranges.
+func (p pass) split() (a, b pass, ok bool) {
+	a, b = p, p
+	a.share, b.share = p.share/2, p.share/2
+	if n := bits.OnesCount64(p.classes); n > 1 && p.classes != allClasses {
+		var low uint64
+		m := p.classes
+		for range n / 2 {
+			low |= m & -m
+			m &= m - 1
+		}
+		a.classes, b.classes = low, p.classes&^low
+		return a, b, true
 	}
-	layer := int64(s.est) * int64(s.r.k+1) * 8
-	return free > 3*layer/int64(groups)*int64(groups-span)+layer*3/2+diskReserve
+	if p.hi-p.lo > 1 {
+		a.hi = (p.lo + p.hi) / 2
+		b.lo = a.hi
+		return a, b, true
+	}
+	return p, p, false
 }
 
-// leanPass makes groups [lo, hi) of the next layer: it expands all of cur,
-// keeping the new states of those groups in their tables, then packs the
-// tables. In a step made in passes (freeCur false) with runs, it writes the
-// new states of the groups after hi to runs, span groups a set, which it
-// returns; without runs, each pass expands cur again.
-func (s *stepper) leanPass(tables []table, lo, hi, size int, freeCur, runs bool, span int) ([]*runSet, error) {
-	r, stride := s.r, s.r.k+1
-	groups := len(tables)
-	var sets []*runSet
-	if !freeCur && runs && hi < groups {
-		var err error
-		if sets, err = newRunSets(r.layerPrefix(), s.v, hi, groups, span, len(s.ws)); err != nil {
+// sampleStates is about how many states of cur the plan of a step's
+// passes looks at.
+const sampleStates = 1 << 18
+
+// sample returns the keys of pieces of cur spread over all of it.
+func (s *stepper) sample() ([]uint64, error) {
+	stride := s.r.k + 1
+	every := max(1, len(s.pieces)*chunkStates/sampleStates)
+	entries := make([]uint64, chunkStates*stride)
+	var buf []byte
+	var keys []uint64
+	for i := every / 2; i < len(s.pieces); i += every {
+		p := s.pieces[i]
+		gr := s.cur.groups[p.g]
+		part := entries[:(p.hi-p.lo)*stride]
+		if err := gr.file.readPiece(gr, p.lo, part, &buf); err != nil {
 			return nil, err
 		}
+		for j := 0; j < len(part); j += stride {
+			keys = append(keys, part[j])
+		}
 	}
-	err := s.fill(tables, lo, hi, size, func() error {
-		for wi, w := range s.ws {
-			if sets != nil {
-				w.lean.rest = &runWriter{sets: sets, span: span, wi: wi, entry: make([]uint64, stride), guard: r.disk}
-			}
-		}
-		if err := s.expand(freeCur); err != nil {
-			return err
-		}
-		for _, w := range s.ws {
-			if w.lean.rest != nil {
-				if err := w.lean.rest.flush(); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		removeRunSets(sets)
-		return nil, err
-	}
-	return sets, nil
+	return keys, nil
 }
 
-// replayPass makes groups [lo, hi) of the next layer from the runs of set,
-// which the first pass wrote.
-func (s *stepper) replayPass(tables []table, lo, hi, size int, set *runSet) error {
-	r, stride := s.r, s.r.k+1
-	return s.fill(tables, lo, hi, size, func() error {
-		pieces := set.pieces(stride)
-		r.expanded.Store(0)
-		r.pieces.Store(int64(len(pieces)))
-		err := pool.Run(s.ctx, len(s.ws), len(pieces), func(wi, i int) error {
-			defer r.expanded.Add(1)
-			w := s.ws[wi]
-			p := pieces[i]
-			entries := w.in[:p.n/8]
-			if err := p.read(entries); err != nil {
-				return err
-			}
-			for j := 0; j < len(entries); j += stride {
-				w.lean.emit(entries[j], r.f.mixer.mix(entries[j]), entries[j+1:j+stride])
-			}
-			return w.failure(s.v, s.cur.n)
-		})
-		if err != nil {
-			return err
-		}
-		return pool.Run(s.ctx, len(s.ws), len(s.ws), func(_, i int) error {
-			s.ws[i].lean.flushAll()
-			return s.ws[i].failure(s.v, s.cur.n)
-		})
+// leanPass makes the part p of the next layer: it expands the states of
+// cur in p's classes, keeping the new states of groups [p.lo, p.hi) in
+// their tables, then packs the tables. freeCur lets it free cur as it
+// goes, when the step is made in one pass.
+func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
+	size := max(pageWords, int(float64(s.est>>s.gbits)*p.share)*8/maxLoad)
+	if s.final {
+		size = 0 // the last square makes no states, only tours
+	}
+	base := len(s.out.groups)
+	s.out.groups = append(s.out.groups, make([]group, p.hi-p.lo)...)
+	err := s.fill(tables, p.lo, p.hi, base, size, func() error {
+		// A range of groups after the first expands its classes again:
+		// what it finds besides states was found already.
+		return s.expand(freeCur, p.classes, p.lo == 0)
 	})
+	if err != nil {
+		s.out.groups = s.out.groups[:base]
+	}
+	return err
 }
 
 // fill gives groups [lo, hi) of the next layer their tables, has feed add
-// the new states to them through the workers' stagers, and packs them.
-func (s *stepper) fill(tables []table, lo, hi, size int, feed func() error) error {
+// the new states to them through the workers' stagers, and packs them
+// into the next layer's groups from base on.
+func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error) error {
 	r, stride := s.r, s.r.k+1
 	mine := tables[lo:hi]
 	buckets, bshift := stageBuckets(hi - lo)
@@ -466,7 +444,7 @@ func (s *stepper) fill(tables []table, lo, hi, size int, feed func() error) erro
 	}
 	return pool.Run(s.ctx, len(s.ws), hi-lo, func(wi, i int) error {
 		t := &mine[i]
-		return s.place(wi, lo+i, t.n*stride, func(dense []uint64) { t.pack(dense, lo+i, r.f.mixer, r.mem) })
+		return s.place(wi, base+i, t.n*stride, func(dense []uint64) { t.pack(dense, lo+i, r.f.mixer, r.mem) })
 	})
 }
 
@@ -483,7 +461,8 @@ func (s *stepper) buffered() error {
 		w.buffered = newEmitter(1<<bbits, 64-bbits, k, bins)
 		w.lean = nil
 	}
-	if err := s.expand(true); err != nil {
+	s.classes = &classifier{f: r.f}
+	if err := s.expand(true, allClasses, true); err != nil {
 		return err
 	}
 	if s.final {
@@ -533,7 +512,7 @@ func (w *worker) emit(key uint64, val []uint64) {
 		w.buffered.emit(key, hashKey(key), val)
 		return
 	}
-	w.lean.emit(key, w.r.f.mixer.mix(key), val)
+	w.lean.emit(w.r.f.mixer.mix(key), val)
 }
 
 // releasePool returns the bins of the buffered steps, which the pool

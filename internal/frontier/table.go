@@ -288,10 +288,7 @@ type bucket struct {
 // next layer and adds them to the groups' tables in batches, so that a
 // lock is taken once per batch.
 type stager struct {
-	tables []table // groups lo, lo+1, ... of the next layer
-	// rest, when not nil, takes the new states of the groups after
-	// them, for the later passes of the step.
-	rest    *runWriter
+	tables  []table // groups lo, lo+1, ... of the next layer
 	buckets []bucket
 	lo      int
 	buf     []uint64 // per bucket, stageEntries entries of 1+k words
@@ -332,12 +329,10 @@ func (s *stager) group(h uint64) int {
 	return int(h>>s.shift) - s.lo
 }
 
-func (s *stager) emit(key, h uint64, val []uint64) {
+// emit stages a new state of mix h and count val.
+func (s *stager) emit(h uint64, val []uint64) {
 	g := s.group(h)
 	if uint(g) >= uint(len(s.tables)) || s.overLimit {
-		if s.rest != nil && g >= len(s.tables) {
-			s.rest.add(g+s.lo, key, val[:s.k])
-		}
 		return // another pass's, or the step has failed
 	}
 	b := g >> s.bshift

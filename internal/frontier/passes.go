@@ -1,0 +1,199 @@
+package frontier
+
+import "slices"
+
+// When the tables of a lean step would pass the memory limit, the step
+// makes the next layer in passes, each keeping part of the new states
+// and packing them to disk before the next begins. A pass could keep the
+// new states of some groups and drop the rest, but then every pass would
+// expand the whole layer, and expanding is most of a step's work. Instead
+// a pass expands only the states of some classes, where a state's class
+// is what its squares at a few window positions are (free, done, or the
+// end of a piece of path) and the positions are ones the step does not
+// touch: neither the square it adds, its earlier neighbours, nor the
+// squares that leave. Every new state inherits the class of the states it
+// comes from, so the passes make disjoint parts of the next layer and
+// each state is expanded once. A pass reads the whole layer back from
+// disk, but skips the states of other classes after a look at their keys.
+//
+// A class too large for one pass is made in several, each keeping a range
+// of groups: those expand the class again, which the plan keeps to the
+// classes that need it.
+
+// maxClassPositions bounds the positions a step's classes look at: 3^3
+// classes, enough to split a layer into passes of a tenth of it.
+const maxClassPositions = 3
+
+// allClasses is the classes of a pass that takes every state.
+const allClasses = ^uint64(0)
+
+// A pass is one part of a lean step: the states of cur in classes (a bit
+// a class) and, of their new states, those of groups [lo, hi). share is
+// the part of the next layer it is expected to make.
+type pass struct {
+	classes uint64
+	lo, hi  int
+	share   float64
+}
+
+// A classifier tells the class of a state of a layer from its key: the
+// kinds of its squares at the positions pos.
+type classifier struct {
+	f   *board
+	pos []int
+	div []uint64 // 11^pos, for keys in base 11
+}
+
+// kind returns what a square's code in a key is, for its class: free (0),
+// done (1), or one end of a piece of path (2), whatever the piece.
+func kind(code uint64) int { return int(min(code, slotToZ)) }
+
+// class returns the class of key, from 0 to 3^len(pos)-1.
+func (c *classifier) class(key uint64) int {
+	class := 0
+	for i, p := range c.pos {
+		var code uint64
+		if c.f.packed {
+			code = key >> (4 * p) & 15
+		} else {
+			code = key / c.div[i] % 11
+		}
+		class = 3*class + kind(code)
+	}
+	return class
+}
+
+// untouched returns the window positions of a layer's keys whose kind the
+// step of st keeps: positions 1 to slots-1 (position 0 leaves), less the
+// new square's earlier neighbours and the squares that retire.
+func untouched(st *step, slots int) []int {
+	var keep []int
+	for p := 1; p < slots; p++ {
+		if st.retire>>p&1 != 0 || slices.Contains(st.back[:st.nback], int8(p)) {
+			continue
+		}
+		keep = append(keep, p)
+	}
+	return keep
+}
+
+// planPasses splits the step into passes whose tables take at most part
+// of the next layer each (0 < part < 1), judging the classes' sizes from
+// sample, keys of cur. It returns the classifier of the passes' classes.
+func planPasses(f *board, st *step, sample []uint64, part float64, groups int) ([]pass, *classifier) {
+	c := &classifier{f: f}
+	shares := []float64{1}
+	if len(sample) > 0 {
+		c, shares = chooseClasses(f, untouched(st, f.slots), sample, part)
+	}
+	// First fit, largest first: classes into passes of at most part each.
+	order := make([]int, len(shares))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case shares[a] > shares[b]:
+			return -1
+		case shares[a] < shares[b]:
+			return 1
+		}
+		return 0
+	})
+	var passes []pass
+	for _, cl := range order {
+		sh := shares[cl]
+		if sh > part { // a class of its own, in ranges of groups
+			n := min(groups, int(sh/part)+1)
+			for i := range n {
+				passes = append(passes, pass{classes: 1 << cl, lo: groups * i / n, hi: groups * (i + 1) / n, share: sh / float64(n)})
+			}
+			continue
+		}
+		placed := false
+		for i := range passes {
+			if p := &passes[i]; p.hi-p.lo == groups && p.share+sh <= part {
+				p.classes |= 1 << cl
+				p.share += sh
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			passes = append(passes, pass{classes: 1 << cl, lo: 0, hi: groups, share: sh})
+		}
+	}
+	if len(passes) == 1 {
+		passes[0].classes = allClasses
+	}
+	return passes, c
+}
+
+// chooseClasses picks, one at a time, the positions of keep whose kinds
+// split the sample most evenly, until no class holds more than part of it
+// or maxClassPositions are picked, and returns their classifier and each
+// class's share of the sample.
+func chooseClasses(f *board, keep []int, sample []uint64, part float64) (*classifier, []float64) {
+	var best *classifier
+	shares := []float64{1}
+	for len(shares) == 1 || len(best.pos) < maxClassPositions && slices.Max(shares) > part {
+		var pick *classifier
+		var pickShares []float64
+		for _, p := range keep {
+			c := &classifier{f: f}
+			if best != nil {
+				if slices.Contains(best.pos, p) {
+					continue
+				}
+				c.pos = slices.Clone(best.pos)
+			}
+			c.pos = append(c.pos, p)
+			c.div = make([]uint64, len(c.pos))
+			for i, q := range c.pos {
+				c.div[i] = pow(11, q)
+			}
+			sh := c.shares(sample)
+			if pick == nil || slices.Max(sh) < slices.Max(pickShares) {
+				pick, pickShares = c, sh
+			}
+		}
+		if pick == nil {
+			break // no position left
+		}
+		best, shares = pick, pickShares
+	}
+	if best == nil {
+		return &classifier{f: f}, []float64{1}
+	}
+	return best, shares
+}
+
+// shares returns the part of sample in each class.
+func (c *classifier) shares(sample []uint64) []float64 {
+	n := 1
+	for range c.pos {
+		n *= 3
+	}
+	count := make([]int, n)
+	for _, key := range sample {
+		count[c.class(key)]++
+	}
+	sh := make([]float64, n)
+	for i, k := range count {
+		sh[i] = float64(k) / float64(len(sample))
+	}
+	return sh
+}
+
+func pow(b uint64, e int) uint64 {
+	r := uint64(1)
+	for range e {
+		r *= b
+	}
+	return r
+}
+
+// take reports whether a pass of classes expands the state of key.
+func (c *classifier) take(classes, key uint64) bool {
+	return classes == allClasses || classes>>c.class(key)&1 != 0
+}
