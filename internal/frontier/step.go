@@ -386,7 +386,15 @@ func (s *stepper) sample() ([]uint64, error) {
 // their tables, then packs the tables. freeCur lets it free cur as it
 // goes, when the step is made in one pass.
 func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
-	size := max(pageWords, int(float64(s.est>>s.gbits)*p.share)*8/maxLoad)
+	// Tables that hold a pass's states from the start spare it the moves
+	// of growing; in one pass, with cur in memory, they start at half and
+	// grow as cur is freed.
+	expect := float64(s.est>>s.gbits) * p.share
+	size := int(expect * 16 / maxLoad * 23 / 20) // at 15% more states than the guess, they grow
+	if freeCur {
+		size = int(expect * 8 / maxLoad)
+	}
+	size = (size + pageWords) / pageWords * pageWords // whole pages: see fill
 	if s.final {
 		size = 0 // the last square makes no states, only tours
 	}
@@ -421,15 +429,16 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 		return r.memoryError(s.v, s.cur.n)
 	}
 	defer r.mem.release(staging)
+	// The tables lie side by side in one mapping, where huge pages spare
+	// the processor a miss in its page tables on nearly every probe (as
+	// tables of their own, most would be too small for huge pages). Each
+	// takes whole pages, so that one that grows can give its own back.
+	region, ok := r.mem.alloc(size * len(mine))
+	if !ok {
+		return r.memoryError(s.v, s.cur.n)
+	}
 	for i := range mine {
-		if i%1024 == 0 && s.ctx.Err() != nil { // a system call a table, for up to 2^18 tables
-			return s.ctx.Err()
-		}
-		slots, ok := r.mem.alloc(size)
-		if !ok {
-			return r.memoryError(s.v, s.cur.n)
-		}
-		mine[i].slots, mine[i].size = slots, size
+		mine[i].slots, mine[i].size = region[i*size:(i+1)*size:(i+1)*size], size
 	}
 	for _, w := range s.ws {
 		w.lean = newStager(mine, buckets, bshift, lo, r.f.mixer.bits-s.gbits, r.k, r.mem)

@@ -15,6 +15,10 @@ import (
 // large ones ask for huge pages, which fault 2 MiB at a time and spare the
 // processor a miss in its page tables on nearly every probe into a large
 // table.
+//
+// The calls go to the kernel directly: syscall.Mmap keeps a record of each
+// mapping and syscall.Munmap unmaps only whole ones, where the lean step
+// gives back the pages of one table out of a mapping of many.
 func allocWords(n int) ([]uint64, error) {
 	if n == 0 {
 		return nil, nil
@@ -24,21 +28,25 @@ func allocWords(n int) ([]uint64, error) {
 	if !huge {
 		flags |= syscall.MAP_POPULATE
 	}
-	b, err := syscall.Mmap(-1, 0, n*8, syscall.PROT_READ|syscall.PROT_WRITE, flags)
-	if err != nil {
-		return nil, err
+	addr, _, errno := syscall.Syscall6(syscall.SYS_MMAP, 0, uintptr(n*8), syscall.PROT_READ|syscall.PROT_WRITE, uintptr(flags), ^uintptr(0), 0)
+	if errno != 0 {
+		return nil, errno
 	}
 	if huge {
-		_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE) // a hint: without it, small pages
+		syscall.Syscall(syscall.SYS_MADVISE, addr, uintptr(n*8), syscall.MADV_HUGEPAGE) // a hint: without it, small pages
 	}
-	return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), n), nil
+	// The memory is the kernel's, not the collector's: a pointer to it may
+	// come from a number.
+	p := *(*unsafe.Pointer)(unsafe.Pointer(&addr))
+	return unsafe.Slice((*uint64)(p), n), nil
 }
 
-// freeWords returns memory from allocWords to the kernel at once.
+// freeWords returns memory from allocWords to the kernel at once: a whole
+// mapping, or whole pages of one.
 func freeWords(w []uint64) {
 	if cap(w) == 0 {
 		return
 	}
 	w = w[:cap(w)]
-	_ = syscall.Munmap(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), len(w)*8))
+	syscall.Syscall(syscall.SYS_MUNMAP, uintptr(unsafe.Pointer(&w[0])), uintptr(len(w)*8), 0)
 }
