@@ -65,7 +65,9 @@ type memory struct {
 // unmaps them after the count has returned, and ends when none are left.
 func (m *memory) unmap(w []uint64) {
 	if !m.lazy.Load() {
-		freeWords(w)
+		if freeWords(w) != nil {
+			m.used.Add(int64(cap(w)) * 8) // still held: the limit must know
+		}
 		return
 	}
 	m.mu.Lock()
@@ -75,6 +77,14 @@ func (m *memory) unmap(w []uint64) {
 	m.mu.Unlock()
 	if start {
 		go m.reap()
+	}
+}
+
+// discard gives back the pages of w, part of a larger mapping that stays
+// (see discardWords); the count unmaps the whole later.
+func (m *memory) discard(w []uint64) {
+	if !m.lazy.Load() {
+		discardWords(w)
 	}
 }
 
@@ -90,7 +100,7 @@ func (m *memory) reap() {
 		}
 		m.mu.Unlock()
 		for _, w := range ws {
-			freeWords(w)
+			_ = freeWords(w) // the count is over: nothing is left to limit
 		}
 	}
 }

@@ -394,7 +394,7 @@ func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
 	if freeCur {
 		size = int(expect * 8 / maxLoad)
 	}
-	size = (size + pageWords) / pageWords * pageWords // whole pages: see fill
+	size = (size + pageWords) / pageWords * pageWords // whole pages: see space
 	if s.final {
 		size = 0 // the last square makes no states, only tours
 	}
@@ -419,29 +419,27 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 	mine := tables[lo:hi]
 	buckets, bshift := stageBuckets(hi - lo)
 	staging := int64(len(s.ws)) * int64(len(buckets)) * stageEntries * int64(stride) * 8
-	defer func() {
-		for i := range mine {
-			mine[i].free(r.mem)
-		}
-	}()
 	if !r.mem.grab(staging) {
 		r.mem.release(staging)
 		return r.memoryError(s.v, s.cur.n)
 	}
 	defer r.mem.release(staging)
-	// The tables lie side by side in one mapping, where huge pages spare
-	// the processor a miss in its page tables on nearly every probe (as
-	// tables of their own, most would be too small for huge pages). Each
-	// takes whole pages, so that one that grows can give its own back.
-	region, ok := r.mem.alloc(size * len(mine))
-	if !ok {
-		return r.memoryError(s.v, s.cur.n)
-	}
+	sp := newSpace(r.mem, size*len(mine))
+	defer func() {
+		for i := range mine {
+			mine[i].free(sp)
+		}
+		sp.free()
+	}()
 	for i := range mine {
-		mine[i].slots, mine[i].size = region[i*size:(i+1)*size:(i+1)*size], size
+		slots, ok := sp.alloc(size)
+		if !ok {
+			return r.memoryError(s.v, s.cur.n)
+		}
+		mine[i].slots, mine[i].size = slots, size
 	}
 	for _, w := range s.ws {
-		w.lean = newStager(mine, buckets, bshift, lo, r.f.mixer.bits-s.gbits, r.k, r.mem)
+		w.lean = newStager(mine, buckets, bshift, lo, r.f.mixer.bits-s.gbits, r.k, sp)
 		w.buffered = nil
 	}
 	s.passes++
@@ -453,7 +451,7 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 	}
 	return pool.Run(s.ctx, len(s.ws), hi-lo, func(wi, i int) error {
 		t := &mine[i]
-		return s.place(wi, base+i, t.n*stride, func(dense []uint64) { t.pack(dense, lo+i, r.f.mixer, r.mem) })
+		return s.place(wi, base+i, t.n*stride, func(dense []uint64) { t.pack(dense, lo+i, r.f.mixer, sp) })
 	})
 }
 

@@ -97,10 +97,10 @@ func (t *table) insertAt(i int, h uint64, val []uint64, mem *memory) (overflow, 
 }
 
 // grow moves the table into one half as large again.
-func (t *table) grow(mem *memory) bool {
+func (t *table) grow(sp *space) bool {
 	old, oldSize := t.slots, t.size
-	size := max(pageWords, oldSize+oldSize/2)
-	slots, ok := mem.alloc(size)
+	size := (max(pageWords, oldSize+oldSize/2) + pageWords - 1) / pageWords * pageWords
+	slots, ok := sp.alloc(size)
 	if !ok {
 		return false
 	}
@@ -118,15 +118,16 @@ func (t *table) grow(mem *memory) bool {
 		}
 		slots[j] = s
 	}
-	mem.release(int64(cap(old)) * 8)
-	mem.unmap(old)
+	if old != nil {
+		sp.give(old)
+	}
 	return true
 }
 
 // pack writes the table's entries, dense (a key and k limbs each), into
 // dense, which holds exactly (1+k)*t.n words, and frees the table; g is
 // the table's group and m the mixer of the keys.
-func (t *table) pack(dense []uint64, g int, m mixer, mem *memory) {
+func (t *table) pack(dense []uint64, g int, m mixer, sp *space) {
 	stride := t.k + 1
 	cb, mark := t.countBits, t.wideMark()
 	top := uint64(g) << (64 - cb)
@@ -146,20 +147,23 @@ func (t *table) pack(dense []uint64, g int, m mixer, mem *memory) {
 		}
 		j += stride
 	}
-	t.free(mem)
+	t.free(sp)
 }
 
-func (t *table) free(mem *memory) {
-	mem.release(int64(cap(t.slots)) * 8)
-	mem.unmap(t.slots)
+func (t *table) free(sp *space) {
+	if t.slots != nil {
+		sp.give(t.slots)
+	}
 	t.slots, t.size, t.n = nil, 0, 0
-	t.wide.free(mem)
+	t.wide.free(sp.mem)
 }
 
 // wideCounts holds the counts of a table that outgrew their slots, each
 // under the bits of its state's hash that its slot keeps: open addressing
 // with linear probing over entries of 1+k words, the bits plus one (so
-// that zeroed memory is all empty entries) and the limbs.
+// that zeroed memory is all empty entries) and the limbs. They are few and
+// small, so they live on the Go heap: a mapping each, hundreds of
+// thousands of them, would pass the kernel's limit on mappings.
 type wideCounts struct {
 	slots   []uint64
 	size, n int
@@ -234,32 +238,24 @@ func (w *wideCounts) find(rem uint64) []uint64 {
 func (w *wideCounts) grow(k int, mem *memory) bool {
 	old, oldSize := w.slots, w.size
 	stride := k + 1
-	size := max(pageWords/stride, oldSize+oldSize/2)
-	slots, ok := mem.alloc(size * stride)
-	if !ok {
+	size := max(16, oldSize+oldSize/2)
+	if !mem.grab(int64(size*stride) * 8) {
+		mem.release(int64(size*stride) * 8)
 		return false
 	}
+	slots := make([]uint64, size*stride)
 	w.slots, w.size, w.n = slots, size, 0
 	for i := 0; i < oldSize*stride; i += stride {
 		if old[i] != 0 {
 			copy(w.make(old[i]-1, k), old[i+1:i+stride])
 		}
 	}
-	if old != nil {
-		mem.release(int64(cap(old)) * 8)
-		mem.unmap(old)
-	}
+	mem.release(int64(cap(old)) * 8)
 	return true
 }
 
-// pageWords is the words of a page of memory, the least a table takes.
-const pageWords = 4096 / 8
-
 func (w *wideCounts) free(mem *memory) {
-	if w.slots != nil {
-		mem.release(int64(cap(w.slots)) * 8)
-		mem.unmap(w.slots)
-	}
+	mem.release(int64(cap(w.slots)) * 8)
 	w.slots, w.size, w.n = nil, 0, 0
 }
 
@@ -296,7 +292,7 @@ type stager struct {
 	shift   uint     // the bits of a mix less log2(groups): a mix shifted by it is its group
 	bshift  uint     // log2 of the groups in a bucket
 	k       int
-	mem     *memory
+	sp      *space
 	// overflow and overLimit record a count too wide for k limbs and a
 	// table that could not grow within the memory limit.
 	overflow, overLimit bool
@@ -318,9 +314,9 @@ func stageBuckets(n int) ([]bucket, uint) {
 // newStager returns a stager for the groups lo, lo+1, ... of tables, under
 // the locks of buckets (from stageBuckets, shared by all workers): it
 // drops the states of other groups, which another pass of the step keeps.
-func newStager(tables []table, buckets []bucket, bshift uint, lo int, shift uint, k int, mem *memory) *stager {
+func newStager(tables []table, buckets []bucket, bshift uint, lo int, shift uint, k int, sp *space) *stager {
 	return &stager{tables: tables, buckets: buckets, lo: lo, buf: make([]uint64, len(buckets)*stageEntries*(k+1)),
-		n: make([]int32, len(buckets)), shift: shift, bshift: bshift, k: k, mem: mem}
+		n: make([]int32, len(buckets)), shift: shift, bshift: bshift, k: k, sp: sp}
 }
 
 // group returns the index in s.tables of the group of a state of mix h;
@@ -366,7 +362,7 @@ func (s *stager) flush(b int) {
 		hash[j], group[j] = h, int32(s.group(h))
 		t := &s.tables[group[j]]
 		for 16*(t.n+n) > maxLoad*t.size {
-			if !t.grow(s.mem) {
+			if !t.grow(s.sp) {
 				s.overLimit = true
 				return
 			}
@@ -382,7 +378,7 @@ func (s *stager) flush(b int) {
 	s.touched += touch
 	for j := range n {
 		at := lo + j*stride
-		overflow, ok := s.tables[group[j]].insertAt(home[j], hash[j], s.buf[at+1:at+stride], s.mem)
+		overflow, ok := s.tables[group[j]].insertAt(home[j], hash[j], s.buf[at+1:at+stride], s.sp.mem)
 		if !ok {
 			s.overLimit = true
 			return

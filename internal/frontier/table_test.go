@@ -22,6 +22,7 @@ func TestTable(t *testing.T) {
 		{minCountBits, 2},
 	} {
 		mem := &memory{limit: 1 << 30}
+		sp := newSpace(mem, 0)
 		m := newMixer(64 - tt.countBits + groupBits)
 		tab := table{countBits: tt.countBits, k: tt.k}
 		rng := rand.New(rand.NewPCG(1, uint64(tt.countBits)))
@@ -53,7 +54,7 @@ func TestTable(t *testing.T) {
 			}
 			want[key].Add(want[key], limbsToBig(val))
 			for 16*(tab.n+1) > maxLoad*tab.size {
-				if !tab.grow(mem) {
+				if !tab.grow(sp) {
 					t.Fatal("grow: out of memory")
 				}
 			}
@@ -70,7 +71,8 @@ func TestTable(t *testing.T) {
 			}
 		}
 		dense := make([]uint64, tab.n*(tt.k+1))
-		tab.pack(dense, group, m, mem)
+		tab.pack(dense, group, m, sp)
+		sp.free()
 		got := map[uint64]*big.Int{}
 		for j := 0; j < len(dense); j += tt.k + 1 {
 			got[dense[j]] = limbsToBig(dense[j+1 : j+1+tt.k])

@@ -41,12 +41,27 @@ func allocWords(n int) ([]uint64, error) {
 	return unsafe.Slice((*uint64)(p), n), nil
 }
 
-// freeWords returns memory from allocWords to the kernel at once: a whole
-// mapping, or whole pages of one.
-func freeWords(w []uint64) {
+// freeWords returns memory from allocWords to the kernel at once. The
+// kernel can refuse: a mapping cut in two takes one more of the mappings a
+// process may have (vm.max_map_count, 65530 by default).
+func freeWords(w []uint64) error {
+	if cap(w) == 0 {
+		return nil
+	}
+	w = w[:cap(w)]
+	if _, _, errno := syscall.Syscall(syscall.SYS_MUNMAP, uintptr(unsafe.Pointer(&w[0])), uintptr(len(w)*8), 0); errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// discardWords gives the pages of w, whole pages inside a mapping from
+// allocWords, back to the kernel but keeps them mapped, as zeros: unlike
+// unmapping part of a mapping, it never cuts the mapping in two.
+func discardWords(w []uint64) {
 	if cap(w) == 0 {
 		return
 	}
 	w = w[:cap(w)]
-	syscall.Syscall(syscall.SYS_MUNMAP, uintptr(unsafe.Pointer(&w[0])), uintptr(len(w)*8), 0)
+	syscall.Syscall(syscall.SYS_MADVISE, uintptr(unsafe.Pointer(&w[0])), uintptr(len(w)*8), syscall.MADV_DONTNEED)
 }

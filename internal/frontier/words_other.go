@@ -7,4 +7,7 @@ package frontier
 func allocWords(n int) ([]uint64, error) { return make([]uint64, n), nil }
 
 // freeWords leaves w to the garbage collector.
-func freeWords(w []uint64) {}
+func freeWords(w []uint64) error { return nil }
+
+// discardWords leaves w as it is: the garbage collector frees the whole.
+func discardWords(w []uint64) {}
