@@ -220,6 +220,13 @@ func BenchmarkDP6x7Par2(b *testing.B)       { benchDP(b, 6, 7, 2, "57968982") }
 // on a board that takes a second.
 func BenchmarkDP6x7LeanPar2(b *testing.B) { benchDP(b, 6, 7, 2, "57968982", withLeanStep()) }
 
+// BenchmarkDP6x7SpillPar2 takes the lean step with its layers on disk, as
+// the counts of 8 rows do: only the tables of the layer being made take
+// memory, one word a state.
+func BenchmarkDP6x7SpillPar2(b *testing.B) {
+	benchDP(b, 6, 7, 2, "57968982", withLeanStep(), WithSpill(b.TempDir()))
+}
+
 // BenchmarkDP7x7Lean is the lean step on the largest board that runs in
 // about a minute: go test -bench DP7x7Lean -benchtime 1x -dp.long.
 func BenchmarkDP7x7Lean(b *testing.B) {

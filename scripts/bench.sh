@@ -155,13 +155,13 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo
 	echo "| what | target | measured | states per second | peak states | state memory | bytes a state at the peak |"
 	echo "|---|---|---|---|---|---|---|"
-	for b in DP5x8Par2 DP6x6Seq DP6x6Par2 DP6x7Par2 DP6x7LeanPar2 DP6x8ClosedPar2 DP5x8FreePar2; do
+	for b in DP5x8Par2 DP6x6Seq DP6x6Par2 DP6x7Par2 DP6x7LeanPar2 DP6x7SpillPar2 DP6x8ClosedPar2 DP5x8FreePar2; do
 		target=""
 		[ "$b" = DP6x7Par2 ] && target="<= 0.5 s"
 		echo "| \`$b\` | $target | $(ms $b) | $(awk -v v="$(median $b states/s)" 'BEGIN { printf "%.1f M", v / 1e6 }') | $(median $b peak-states) | $(median $b MB-states) MB | $(median $b bytes/state) |"
 	done
 	echo
-	echo "\`DP6x7LeanPar2\` takes the lean step, which the counter takes when the buffered one would pass the memory limit; on boards this small the fixed costs (the demand filters, slabs of 256 KiB) weigh on its bytes a state. Whole processes, one run each (\`/usr/bin/time\`):"
+	echo "\`DP6x7LeanPar2\` takes the lean step, which the counter takes when the buffered one would pass the memory limit: tables of one word a state beside the layer being expanded; \`DP6x7SpillPar2\` the same with the layers on disk, as the counts of 8 rows run. On boards this small the fixed costs (the demand filters, slabs of 256 KiB, a page a table) weigh on their bytes a state. Whole processes, one run each (\`/usr/bin/time\`):"
 	echo
 	echo "| command | target | time | peak states | state memory | peak resident memory |"
 	echo "|---|---|---|---|---|---|"

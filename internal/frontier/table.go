@@ -59,7 +59,7 @@ func (t *table) wideMark() uint64 { return 1<<t.countBits - 1 }
 // room for it (flush grows the table first). It reports a count too wide
 // for k limbs, and false in ok if the wide counts could not grow within
 // the memory limit.
-func (t *table) insertAt(i int, h uint64, val []uint64, mem *memory) (overflow, ok bool) {
+func (t *table) insertAt(i int, h uint64, val []uint64, sp *space) (overflow, ok bool) {
 	cb := t.countBits
 	rem, mark := h<<cb>>cb, t.wideMark()
 	small := val[0] < mark
@@ -76,7 +76,7 @@ func (t *table) insertAt(i int, h uint64, val []uint64, mem *memory) (overflow, 
 				return false, true
 			}
 			t.slots[i] = rem<<cb | mark
-			return t.wide.add(rem, 0, val, mem)
+			return t.wide.add(rem, 0, val, sp)
 		case s>>cb != rem:
 			if i++; i == t.size {
 				i = 0
@@ -86,13 +86,13 @@ func (t *table) insertAt(i int, h uint64, val []uint64, mem *memory) (overflow, 
 		c := s & mark
 		switch {
 		case c == mark:
-			return t.wide.add(rem, 0, val, mem)
+			return t.wide.add(rem, 0, val, sp)
 		case small && c+val[0] < mark:
 			t.slots[i] = s + val[0]
 			return false, true
 		}
 		t.slots[i] = s | mark
-		return t.wide.add(rem, c, val, mem)
+		return t.wide.add(rem, c, val, sp)
 	}
 }
 
@@ -143,7 +143,7 @@ func (t *table) pack(dense []uint64, g int, m mixer, sp *space) {
 			val[0] = c
 			clear(val[1:])
 		} else {
-			copy(val, t.wide.find(rem))
+			copy(val, t.wide.entry(rem, t.k))
 		}
 		j += stride
 	}
@@ -155,15 +155,14 @@ func (t *table) free(sp *space) {
 		sp.give(t.slots)
 	}
 	t.slots, t.size, t.n = nil, 0, 0
-	t.wide.free(sp.mem)
+	t.wide.free(sp)
 }
 
 // wideCounts holds the counts of a table that outgrew their slots, each
 // under the bits of its state's hash that its slot keeps: open addressing
 // with linear probing over entries of 1+k words, the bits plus one (so
-// that zeroed memory is all empty entries) and the limbs. They are few and
-// small, so they live on the Go heap: a mapping each, hundreds of
-// thousands of them, would pass the kernel's limit on mappings.
+// that zeroed memory is all empty entries) and the limbs. They live in
+// the pass's space, as the tables do.
 type wideCounts struct {
 	slots   []uint64
 	size, n int
@@ -172,9 +171,9 @@ type wideCounts struct {
 // add adds c and val (k limbs) to the count of rem, making it if there is
 // none. It reports a count too wide for k limbs, and false in ok if it
 // needed more memory than the limit leaves.
-func (w *wideCounts) add(rem, c uint64, val []uint64, mem *memory) (overflow, ok bool) {
+func (w *wideCounts) add(rem, c uint64, val []uint64, sp *space) (overflow, ok bool) {
 	k := len(val)
-	if 16*(w.n+1) > maxLoad*w.size && !w.grow(k, mem) {
+	if 16*(w.n+1) > maxLoad*w.size && !w.grow(k, sp) {
 		return false, false
 	}
 	e := w.entry(rem, k)
@@ -228,34 +227,32 @@ func (w *wideCounts) make(rem uint64, k int) []uint64 {
 	return w.slots[i+1 : i+stride]
 }
 
-// find returns the limbs of rem's count, which it has.
-func (w *wideCounts) find(rem uint64) []uint64 {
-	k := len(w.slots)/w.size - 1
-	return w.entry(rem, k)
-}
-
 // grow moves the wide counts into one half as large again.
-func (w *wideCounts) grow(k int, mem *memory) bool {
+func (w *wideCounts) grow(k int, sp *space) bool {
 	old, oldSize := w.slots, w.size
 	stride := k + 1
-	size := max(16, oldSize+oldSize/2)
-	if !mem.grab(int64(size*stride) * 8) {
-		mem.release(int64(size*stride) * 8)
+	words := (max(pageWords, (oldSize+oldSize/2)*stride) + pageWords - 1) / pageWords * pageWords
+	slots, ok := sp.alloc(words)
+	if !ok {
 		return false
 	}
-	slots := make([]uint64, size*stride)
+	size := words / stride
 	w.slots, w.size, w.n = slots, size, 0
 	for i := 0; i < oldSize*stride; i += stride {
 		if old[i] != 0 {
 			copy(w.make(old[i]-1, k), old[i+1:i+stride])
 		}
 	}
-	mem.release(int64(cap(old)) * 8)
+	if old != nil {
+		sp.give(old)
+	}
 	return true
 }
 
-func (w *wideCounts) free(mem *memory) {
-	mem.release(int64(cap(w.slots)) * 8)
+func (w *wideCounts) free(sp *space) {
+	if w.slots != nil {
+		sp.give(w.slots)
+	}
 	w.slots, w.size, w.n = nil, 0, 0
 }
 
@@ -378,7 +375,7 @@ func (s *stager) flush(b int) {
 	s.touched += touch
 	for j := range n {
 		at := lo + j*stride
-		overflow, ok := s.tables[group[j]].insertAt(home[j], hash[j], s.buf[at+1:at+stride], s.sp.mem)
+		overflow, ok := s.tables[group[j]].insertAt(home[j], hash[j], s.buf[at+1:at+stride], s.sp)
 		if !ok {
 			s.overLimit = true
 			return

@@ -59,7 +59,7 @@ func TestTable(t *testing.T) {
 				}
 			}
 			h := m.mix(key)
-			overflow, ok := tab.insertAt(tab.slot(h), h, val, mem)
+			overflow, ok := tab.insertAt(tab.slot(h), h, val, sp)
 			if !ok {
 				t.Fatal("insert: out of memory")
 			}
