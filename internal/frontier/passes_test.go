@@ -27,6 +27,10 @@ func TestCountPasses(t *testing.T) {
 		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true}, 4 << 20},
 		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, freeBytes: noRoom}, 4 << 20},
 		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, compact: true}, 4 << 20},
+		// Planned as one pass a square, which the limit cannot hold: the
+		// pass is dropped and made again as two, and what it found in the
+		// meantime (counts of the shorter boards) must be dropped too.
+		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, passPart: 1.5}, 4 << 20},
 		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, AllDemands: true}, 2 << 20},
 	} {
 		cfg := tt.cfg
@@ -94,5 +98,21 @@ func TestCountClassPasses(t *testing.T) {
 				t.Errorf("%dx%d %v in passes of %v: at most %d passes a step, want 3 or more", cfg.Rows, cfg.Cols, cfg.Mode, part, got.Passes)
 			}
 		}
+	}
+}
+
+// TestMarkUndo checks that a dropped pass takes back what it found: the
+// tours, the counts of shorter boards and the states it kept.
+func TestMarkUndo(t *testing.T) {
+	s := &stepper{ws: []*worker{{total: []uint64{5}, cut: []uint64{7}}, {total: []uint64{1}}}}
+	s.kept.Store(3)
+	undo := s.mark()
+	s.ws[0].total[0], s.ws[0].cut[0], s.ws[1].total[0] = 50, 70, 10
+	s.kept.Add(100)
+	undo()
+	got := [][]uint64{s.ws[0].total, s.ws[0].cut, s.ws[1].total, s.ws[1].cut, {uint64(s.kept.Load())}}
+	want := [][]uint64{{5}, {7}, {1}, nil, {3}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("after undo (-want +got):\n%s", diff)
 	}
 }

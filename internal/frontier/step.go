@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 
 	"github.com/euler1758/knightstour/internal/pool"
@@ -317,10 +318,13 @@ func (s *stepper) lean() error {
 		p := passes[0]
 		r.pass.Store(int64(s.passes + 1))
 		r.passesPlanned.Store(int64(s.passes + len(passes)))
+		undo := s.mark()
 		err := s.leanPass(tables, p, !multi)
 		if multi && errors.Is(err, ErrMemoryLimit) {
 			if a, b, ok := p.split(); ok {
-				// The pass is dropped; make it again as two.
+				// The pass is dropped, with what it found; make it again
+				// as two.
+				undo()
 				passes = append([]pass{a, b}, passes[1:]...)
 				continue
 			}
@@ -331,6 +335,22 @@ func (s *stepper) lean() error {
 		passes = passes[1:]
 	}
 	return nil
+}
+
+// mark returns a function that puts back the tours, cut counts and kept
+// states that the workers have found so far.
+func (s *stepper) mark() (undo func()) {
+	kept := s.kept.Load()
+	totals := make([][2][]uint64, len(s.ws))
+	for i, w := range s.ws {
+		totals[i] = [2][]uint64{slices.Clone(w.total), slices.Clone(w.cut)}
+	}
+	return func() {
+		s.kept.Store(kept)
+		for i, w := range s.ws {
+			w.total, w.cut = totals[i][0], totals[i][1]
+		}
+	}
 }
 
 // split cuts a pass in two: its classes in two sets, or, for one class,
