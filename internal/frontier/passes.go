@@ -104,7 +104,10 @@ func planPasses(f *board, st *step, sample []uint64, part float64, groups int) (
 	for _, cl := range order {
 		sh := shares[cl]
 		if sh > part { // a class of its own, in ranges of groups
-			n := min(groups, int(sh/part)+1)
+			n := groups
+			if part > 0 && sh/part < float64(groups) {
+				n = int(sh/part) + 1
+			}
 			for i := range n {
 				passes = append(passes, pass{classes: 1 << cl, lo: groups * i / n, hi: groups * (i + 1) / n, share: sh / float64(n)})
 			}

@@ -116,3 +116,47 @@ func TestMarkUndo(t *testing.T) {
 		t.Errorf("after undo (-want +got):\n%s", diff)
 	}
 }
+
+// TestPlanPassesCoversEveryClass checks that every class is in some pass,
+// and every group of a class made in ranges in exactly one, however small
+// the part a pass may take.
+func TestPlanPassesCoversEveryClass(t *testing.T) {
+	f, err := newBoard(6, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sample []uint64
+	for i := range uint64(5000) {
+		sample = append(sample, hashKey(i)&(1<<(4*f.slots)-1))
+	}
+	const groups = 64
+	v := 20
+	for _, part := range []float64{0, 1e-9, 0.01, 0.2, 0.5, 1, 3} {
+		passes, c := planPasses(f, &f.steps[v], sample, part, groups)
+		classes := 1
+		for range c.pos {
+			classes *= 3
+		}
+		covered := make([][]int, classes) // per class, how often each group is made
+		for cl := range covered {
+			covered[cl] = make([]int, groups)
+		}
+		for _, p := range passes {
+			for cl := range classes {
+				if p.classes>>cl&1 == 0 {
+					continue
+				}
+				for g := p.lo; g < p.hi; g++ {
+					covered[cl][g]++
+				}
+			}
+		}
+		for cl := range covered {
+			for g, n := range covered[cl] {
+				if n != 1 {
+					t.Fatalf("part %v: class %d group %d made %d times, want once (%d passes)", part, cl, g, n, len(passes))
+				}
+			}
+		}
+	}
+}

@@ -300,12 +300,15 @@ func (s *stepper) lean() error {
 	// Passes need cur whole to the end of the step: on disk.
 	multi := r.spill && !s.final && s.cur.onDisk()
 	room := float64(r.mem.limit - r.mem.used.Load() - staging)
+	if multi && room <= 0 {
+		return r.memoryError(s.v, s.cur.n)
+	}
 	if need := float64(s.est+1) * perState; multi && (room < need || r.cfg.passPart > 0) {
 		sample, err := s.sample()
 		if err != nil {
 			return err
 		}
-		part := max(room, 0) / need
+		part := room / need
 		if r.cfg.passPart > 0 {
 			part = r.cfg.passPart
 		}
