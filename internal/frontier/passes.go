@@ -1,6 +1,9 @@
 package frontier
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // When the tables of a lean step would pass the memory limit, the step
 // makes the next layer in passes, each keeping part of the new states
@@ -78,8 +81,9 @@ func untouched(st *step, slots int) []int {
 }
 
 // planPasses splits the step into passes whose tables take at most part
-// of the next layer each (0 < part < 1), judging the classes' sizes from
-// sample, keys of cur. It returns the classifier of the passes' classes.
+// of the next layer each, judging the classes' sizes from sample, keys of
+// cur; a class larger than part is made in ranges of groups, at worst a
+// group a pass. It returns the classifier of the passes' classes.
 func planPasses(f *board, st *step, sample []uint64, part float64, groups int) ([]pass, *classifier) {
 	c := &classifier{f: f}
 	shares := []float64{1}
@@ -91,15 +95,7 @@ func planPasses(f *board, st *step, sample []uint64, part float64, groups int) (
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case shares[a] > shares[b]:
-			return -1
-		case shares[a] < shares[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(shares[b], shares[a]) })
 	var passes []pass
 	for _, cl := range order {
 		sh := shares[cl]
