@@ -385,8 +385,10 @@ func WithSpill(dir string) Option {
 
 // WithCheckpoint makes CountDP survive a stop. It keeps its layers on
 // disk beside file (as WithSpill does) and, after the last square of each
-// column of the board and whenever it stops early (cancelled, out of
-// memory), writes to file where it got to and what it has counted. A
+// column of the board, after each pass of a square added in passes (when
+// its states do not fit in memory at once) and whenever it stops early
+// (cancelled, out of memory), writes to file where it got to and what it
+// has counted. A
 // CountDP with the same board and options finds the checkpoint and
 // resumes from it (DPCount.Resumed says from which square); one of
 // another count, or a checkpoint torn, truncated or changed, is refused

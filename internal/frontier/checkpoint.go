@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -23,6 +24,9 @@ var ErrCheckpoint = errors.New("knightstour: unusable checkpoint")
 // square of every column, and when the count is cancelled, the count
 // writes a manifest: which count this is, how far it got, and where the
 // layer after that square lies, with the size and CRC-32C of each file.
+// A square made in passes (passes.go) also gets a manifest after each of
+// its passes, which adds the passes done and where their new states lie
+// (stepPart): a stop then costs at most the pass under way.
 // The manifest is written to a temporary file, synced and renamed over
 // the last one, so that a stop at any moment leaves one whole checkpoint;
 // it ends with its own CRC, so that a torn or edited one is refused. A
@@ -58,7 +62,59 @@ type manifest struct {
 	// bytes], bytes 0 for raw entries (format /1: [file, word offset,
 	// words], all raw).
 	Groups [][4]int64 `json:"groups"`
+	// Step, when not nil, is how far the next square got (a checkpoint
+	// written between the passes of its step). Counts that do not know
+	// it refuse the checkpoint, as an unknown field; counts that do
+	// resume from checkpoints without it as before.
+	Step *stepPart `json:"step,omitempty"`
 }
+
+// A stepPart is the passes of a lean step that are done (passes.go), when
+// the step is one in passes, its layer on disk: a checkpoint written
+// after each pass lets a stopped count make only the passes left, instead
+// of the whole square again (near the widest squares of 8x8 from the
+// corner, half an hour in three passes). The new states of the passes
+// done are in the files of the next layer it names; a stop in the middle
+// of the following pass leaves those longer than it says, and a resumed
+// count cuts them back.
+type stepPart struct {
+	Square    int          `json:"square"`     // the square under way, the checkpoint's Squares
+	GroupBits int          `json:"group_bits"` // log2 of the next layer's groups
+	Positions []int        `json:"positions"`  // the window positions that tell the classes
+	Left      []passRecord `json:"left"`       // the passes still to make
+	Passes    int          `json:"passes"`     // the passes made
+	// Total and Cut are the tours the passes made found (Cut: of the
+	// shorter board, with all lengths at the end of a column).
+	Total  []uint64   `json:"total"`
+	Cut    []uint64   `json:"cut,omitempty"`
+	Kept   int64      `json:"kept"`   // the states of the layer a shard followed
+	States int64      `json:"states"` // the new states the passes made
+	Files  []fileSum  `json:"files"`
+	Groups [][4]int64 `json:"groups"` // as in manifest, in Files
+
+	files  []*layerFile // Files, open, once written or loaded
+	groups []group      // Groups, once loaded
+}
+
+// passRecord is a pass as a checkpoint writes it.
+type passRecord struct {
+	Classes uint64  `json:"classes"`
+	Lo      int     `json:"lo"`
+	Hi      int     `json:"hi"`
+	Share   float64 `json:"share"`
+}
+
+// close closes the files of p, if any.
+func (p *stepPart) close() {
+	if p != nil {
+		for _, lf := range p.files {
+			lf.f.Close()
+		}
+	}
+}
+
+// owns reports whether lf holds part of the step's new states.
+func (p *stepPart) owns(lf *layerFile) bool { return p != nil && slices.Contains(p.files, lf) }
 
 // job is what makes two counts the same count, as far as their states go.
 type job struct {
@@ -125,31 +181,15 @@ func (r *counter) layerPrefix() string {
 }
 
 // saveCheckpoint records that cur is the layer after square v (v+1
-// squares added) and that total and byLength hold the tours found so far.
-func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64) error {
+// squares added) and that total and byLength hold the tours found so far;
+// part, when not nil, is how far the square after it got.
+func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPart) error {
 	stride := r.k + 1
 	m := manifest{Format: checkpointFormat, Job: r.job(), Limbs: r.k, Stride: stride, Squares: v + 1,
-		States: r.states[:v+1], ShardAt: r.shardAt, Kept: r.followed, Total: total, ByLength: r.byLength}
-	index := map[*layerFile]int64{}
-	for _, lf := range cur.files {
-		if err := lf.f.Sync(); err != nil {
-			return fmt.Errorf("frontier: checkpoint: %w", err)
-		}
-		index[lf] = int64(len(m.Files))
-		m.Files = append(m.Files, fileSum{Name: filepath.Base(lf.f.Name()), Size: lf.size, CRC32C: lf.crc.Sum32()})
-	}
-	for _, g := range cur.groups {
-		if g.words == 0 {
-			continue
-		}
-		if g.file == nil {
-			return fmt.Errorf("frontier: checkpoint: a layer in memory") // cannot happen: a checkpoint spills
-		}
-		size := int64(0) // raw
-		if g.blocks != nil {
-			size = g.blocks[len(g.blocks)-1] - g.off
-		}
-		m.Groups = append(m.Groups, [4]int64{index[g.file], g.off, int64(g.words), size})
+		States: r.states[:v+1], ShardAt: r.shardAt, Kept: r.followed, Total: total, ByLength: r.byLength, Step: part}
+	var err error
+	if m.Files, m.Groups, err = recordLayer(cur.files, cur.groups); err != nil {
+		return err
 	}
 	body, err := json.Marshal(m)
 	if err != nil {
@@ -169,7 +209,7 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64) error {
 	}
 	// The new checkpoint holds: the files of the last one can go.
 	for _, lf := range r.kept {
-		if !cur.owns(lf) {
+		if !cur.owns(lf) && !part.owns(lf) {
 			lf.kept = false
 			os.Remove(lf.f.Name())
 		}
@@ -179,7 +219,43 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64) error {
 		lf.kept = true
 		r.kept = append(r.kept, lf)
 	}
+	if part != nil {
+		for _, lf := range part.files {
+			lf.kept = true
+			r.kept = append(r.kept, lf)
+		}
+	}
 	return nil
+}
+
+// recordLayer syncs files and returns their sizes and checksums and the
+// groups that lie in them, as a checkpoint records them.
+func recordLayer(files []*layerFile, groups []group) ([]fileSum, [][4]int64, error) {
+	var sums []fileSum
+	var recs [][4]int64
+	index := map[*layerFile]int64{}
+	for _, lf := range files {
+		if err := lf.f.Sync(); err != nil {
+			return nil, nil, fmt.Errorf("frontier: checkpoint: %w", err)
+		}
+		index[lf] = int64(len(sums))
+		sums = append(sums, fileSum{Name: filepath.Base(lf.f.Name()), Size: lf.size, CRC32C: lf.crc.Sum32()})
+	}
+	for _, g := range groups {
+		if g.words == 0 {
+			continue
+		}
+		i, ok := index[g.file]
+		if !ok {
+			return nil, nil, fmt.Errorf("frontier: checkpoint: a layer in memory") // cannot happen: a checkpoint spills
+		}
+		size := int64(0) // raw
+		if g.blocks != nil {
+			size = g.blocks[len(g.blocks)-1] - g.off
+		}
+		recs = append(recs, [4]int64{i, g.off, int64(g.words), size})
+	}
+	return sums, recs, nil
 }
 
 func (l *layer) owns(lf *layerFile) bool {
@@ -258,34 +334,66 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 		}
 	}
 	cur := &layer{n: m.States[m.Squares-1]}
-	fail := func(err error) (*manifest, *layer, error) {
-		for _, lf := range cur.files {
-			lf.f.Close()
-		}
-		return nil, nil, err
+	if cur.files, cur.groups, err = r.openLayer(m.Files, m.Groups, m.Stride, cur.n, raw, false); err != nil {
+		return nil, nil, bad("%v", err)
 	}
-	dir := filepath.Dir(r.cfg.Checkpoint)
-	for _, fs := range m.Files {
-		if fs.Name != filepath.Base(fs.Name) || !strings.HasPrefix(fs.Name, filepath.Base(r.cfg.Checkpoint)+".") {
-			return fail(bad("it names a file %q that is not one of its layers", fs.Name))
+	if m.Step != nil {
+		if err := r.openPart(&m, raw); err != nil {
+			for _, lf := range cur.files {
+				lf.f.Close()
+			}
+			return nil, nil, bad("%v", err)
 		}
-		f, err := os.Open(filepath.Join(dir, fs.Name))
+	}
+	return &m, cur, nil
+}
+
+// openLayer opens the files of a layer of states that a checkpoint names,
+// checks their sizes and checksums and the groups in them, and returns
+// them. A part of a step's layer (part) may have files longer than the
+// checkpoint says, from a pass it was stopped in: they are cut back.
+func (r *counter) openLayer(sums []fileSum, recs [][4]int64, stride, states int, raw, part bool) (files []*layerFile, groups []group, err error) {
+	defer func() {
 		if err != nil {
-			return fail(bad("%v", err))
+			for _, lf := range files {
+				lf.f.Close()
+			}
+		}
+	}()
+	dir, base := filepath.Dir(r.cfg.Checkpoint), filepath.Base(r.cfg.Checkpoint)
+	for _, fs := range sums {
+		if fs.Name != filepath.Base(fs.Name) || !strings.HasPrefix(fs.Name, base+".") {
+			return files, nil, fmt.Errorf("it names a file %q that is not one of its layers", fs.Name)
+		}
+		flag := os.O_RDONLY
+		if part {
+			flag = os.O_RDWR
+		}
+		f, err := os.OpenFile(filepath.Join(dir, fs.Name), flag, 0)
+		if err != nil {
+			return files, nil, err
 		}
 		h := crc32.New(castagnoli)
-		lf := &layerFile{f: f, name: fs.Name, size: fs.Size, crc: h, kept: true, stride: m.Stride}
-		cur.files = append(cur.files, lf)
-		n, err := io.Copy(h, f)
+		lf := &layerFile{f: f, name: fs.Name, size: fs.Size, crc: h, kept: true, stride: stride}
+		files = append(files, lf)
+		n, err := io.Copy(h, io.LimitReader(f, fs.Size))
 		if err != nil {
-			return fail(bad("%v", err))
+			return files, nil, err
 		}
 		if n != fs.Size || h.Sum32() != fs.CRC32C {
-			return fail(bad("layer file %s has %d bytes and CRC-32C %08x, the checkpoint says %d and %08x", fs.Name, n, h.Sum32(), fs.Size, fs.CRC32C))
+			return files, nil, fmt.Errorf("layer file %s has %d bytes and CRC-32C %08x, the checkpoint says %d and %08x", fs.Name, n, h.Sum32(), fs.Size, fs.CRC32C)
+		}
+		if st, err := f.Stat(); err != nil || st.Size() != fs.Size {
+			if !part {
+				return files, nil, fmt.Errorf("layer file %s is longer than the checkpoint says", fs.Name)
+			}
+			if err := f.Truncate(fs.Size); err != nil {
+				return files, nil, err
+			}
 		}
 	}
-	states := 0
-	for _, g := range m.Groups {
+	n := 0
+	for _, g := range recs {
 		if raw {
 			g[1] *= 8 // a word offset
 		}
@@ -293,24 +401,63 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 		if rawGroup {
 			g[3] = g[2] * 8
 		}
-		if g[0] < 0 || g[0] >= int64(len(cur.files)) || g[1] < 0 || g[2] <= 0 || g[2]%int64(m.Stride) != 0 ||
-			g[3] <= 0 || g[1] > cur.files[g[0]].size || g[3] > cur.files[g[0]].size-g[1] || rawGroup && g[1]%8 != 0 {
-			return fail(bad("a group %v outside its files", g))
+		if g[0] < 0 || g[0] >= int64(len(files)) || g[1] < 0 || g[2] <= 0 || g[2]%int64(stride) != 0 ||
+			g[3] <= 0 || g[1] > files[g[0]].size || g[3] > files[g[0]].size-g[1] || rawGroup && g[1]%8 != 0 {
+			return files, nil, fmt.Errorf("a group %v outside its files", g)
 		}
-		gr := group{file: cur.files[g[0]], off: g[1], words: int(g[2])}
+		gr := group{file: files[g[0]], off: g[1], words: int(g[2])}
 		if !rawGroup {
 			var err error
 			if gr.blocks, err = gr.file.blockStarts(g[1], g[3], gr.words); err != nil {
-				return fail(bad("%v", err))
+				return files, nil, err
 			}
 		}
-		cur.groups = append(cur.groups, gr)
-		states += int(g[2]) / m.Stride
+		groups = append(groups, gr)
+		n += int(g[2]) / stride
 	}
-	if states != cur.n {
-		return fail(bad("its groups hold %d states, not %d", states, cur.n))
+	if n != states {
+		return files, nil, fmt.Errorf("its groups hold %d states, not %d", n, states)
 	}
-	return &m, cur, nil
+	return files, groups, nil
+}
+
+// openPart checks m.Step, how far the square after m's layer got, and
+// opens its files.
+func (r *counter) openPart(m *manifest, raw bool) error {
+	p := m.Step
+	groups := 1 << p.GroupBits
+	classes := 1
+	for range p.Positions {
+		classes *= 3
+	}
+	switch {
+	case raw:
+		return errors.New("a step in passes in a checkpoint of raw layers")
+	case p.Square != m.Squares:
+		return fmt.Errorf("the step under way adds square %d, not %d", p.Square+1, m.Squares+1)
+	case p.GroupBits < 0 || p.GroupBits > maxGroupBits:
+		return fmt.Errorf("a step of 2^%d groups", p.GroupBits)
+	case len(p.Positions) > maxClassPositions || len(p.Left) == 0 || p.Passes < 1:
+		return fmt.Errorf("a step in passes (done: %d, left: %d, class positions: %d)", p.Passes, len(p.Left), len(p.Positions))
+	case len(p.Total) != m.Limbs || p.Cut != nil && len(p.Cut) != m.Limbs:
+		return errors.New("a step's totals of the wrong size")
+	case p.Kept < 0 || p.Kept > int64(m.States[m.Squares-1]) || p.States < 0:
+		return fmt.Errorf("a step that kept %d states and made %d", p.Kept, p.States)
+	}
+	for i, q := range p.Positions {
+		if q < 1 || q >= r.f.slots || slices.Contains(p.Positions[:i], q) {
+			return fmt.Errorf("classes told by window positions %v", p.Positions)
+		}
+	}
+	for _, ps := range p.Left {
+		if ps.Lo < 0 || ps.Lo >= ps.Hi || ps.Hi > groups || ps.Classes == 0 ||
+			ps.Classes != allClasses && classes < 64 && ps.Classes>>classes != 0 || !(ps.Share >= 0 && ps.Share <= 1) {
+			return fmt.Errorf("a pass %+v of a step of %d groups and %d classes", ps, groups, classes)
+		}
+	}
+	var err error
+	p.files, p.groups, err = r.openLayer(p.Files, p.Groups, m.Stride, int(p.States), false, true)
+	return err
 }
 
 // cutLast splits data into everything before its last line and that

@@ -98,6 +98,10 @@ type Config struct {
 	// afterStep, when not nil, is called after each square is added, on
 	// the count's goroutine: for tests that stop a count at a given square.
 	afterStep func(v int)
+	// afterPass, when not nil, is called after each pass of a lean step
+	// (passes counts them from 1), on a goroutine of the count: for tests
+	// that stop a count between passes.
+	afterPass func(v, passes int)
 	// freeBytes, when not nil, stands for the file system's free space
 	// (space_linux.go), asked at every write: for tests of a disk too
 	// small for the layers.
@@ -288,6 +292,9 @@ type counter struct {
 	resumed  int          // squares done in the checkpoint resumed from
 	passes   int          // the most passes a step took
 	kept     []*layerFile // the files of the last checkpoint
+	// part is the passes done of the step under way, as the last
+	// checkpoint has them, or as the checkpoint resumed from had them.
+	part     *stepPart
 	saved    time.Time    // when the last checkpoint was written
 	byLength [][]uint64   // AllLengths: the tours of each shorter board
 	done     atomic.Int64 // steps done, for progress
@@ -316,7 +323,7 @@ func (r *counter) firstZ() int {
 // cycles; errOverflow if the counts need more than r.k limbs.
 func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	f, k := r.f, r.k
-	r.states, r.peak, r.shardAt, r.followed = make([]int, 0, f.n), 0, -1, 0
+	r.states, r.peak, r.shardAt, r.followed, r.part = make([]int, 0, f.n), 0, -1, 0, nil
 	r.byLength = make([][]uint64, f.l)
 	r.done.Store(0)
 	r.saved = time.Now()
@@ -345,9 +352,13 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			return nil, err
 		case m != nil && m.Limbs > k:
 			l.free(r.arena)
+			m.Step.close()
 			return nil, errOverflow // again with wider counts, which the checkpoint has
 		case m != nil && m.Limbs < k: // counts overflowed since: start again
 			r.kept = l.files
+			if m.Step != nil {
+				r.kept = append(r.kept, m.Step.files...)
+			}
 			l.free(r.arena)
 			r.removeCheckpoint()
 		case m != nil:
@@ -361,6 +372,10 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			r.done.Store(int64(v0))
 			r.last.Store(int64(cur.n))
 			r.resumed = v0
+			r.part = m.Step
+			if m.Step != nil {
+				r.kept = append(r.kept, m.Step.files...)
+			}
 		}
 	}
 	for v := v0; v < f.n; v++ {
@@ -369,7 +384,11 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			// cur, the layer after square v-1, is whole on disk, and a
 			// step that fails adds nothing to the totals: the count can
 			// go on from here.
-			if cerr := r.saveCheckpoint(v-1, cur, total); cerr != nil {
+			part := r.part // the passes of this step a checkpoint holds
+			if part != nil && part.Square != v {
+				part = nil
+			}
+			if cerr := r.saveCheckpoint(v-1, cur, total, part); cerr != nil {
 				err = fmt.Errorf("%w (and no checkpoint: %v)", err, cerr)
 			}
 		}
@@ -393,7 +412,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 		// killed without one loses all since the last.
 		if r.cfg.Checkpoint != "" && v < f.n-1 && ((v+1)%f.w == 0 || time.Since(r.saved) >= checkpointEvery) {
 			r.saved = time.Now()
-			if err := r.saveCheckpoint(v, cur, total); err != nil {
+			if err := r.saveCheckpoint(v, cur, total, nil); err != nil {
 				cur.free(r.arena)
 				return nil, err
 			}

@@ -37,9 +37,14 @@ type layerFile struct {
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // createLayerFile creates the file of one worker for the layer after
-// square v: prefix, then v and the worker.
-func createLayerFile(prefix string, v, worker, stride int, compact bool, guard *diskGuard) (*layerFile, error) {
+// square v: prefix, then v and the worker, and for a step resumed after
+// pass passes of it (see stepPart), the passes, as the files of the
+// passes done stay.
+func createLayerFile(prefix string, v, worker, passes, stride int, compact bool, guard *diskGuard) (*layerFile, error) {
 	name := fmt.Sprintf("%s%d-%d.layer", prefix, v, worker)
+	if passes > 0 {
+		name = fmt.Sprintf("%s%d-%d-after%d.layer", prefix, v, worker, passes)
+	}
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("frontier: spill: %w", err)

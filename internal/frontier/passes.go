@@ -47,6 +47,15 @@ type classifier struct {
 	div []uint64 // 11^pos, for keys in base 11
 }
 
+// setPositions makes c tell classes by the window positions pos.
+func (c *classifier) setPositions(pos []int) {
+	c.pos = slices.Clone(pos)
+	c.div = make([]uint64, len(pos))
+	for i, q := range pos {
+		c.div[i] = pow(11, q)
+	}
+}
+
 // kind returns what a square's code in a key is, for its class: free (0),
 // done (1), or one end of a piece of path (2), whatever the piece.
 func kind(code uint64) int { return int(min(code, slotToZ)) }
@@ -146,11 +155,7 @@ func chooseClasses(f *board, keep []int, sample []uint64, part float64) (*classi
 				}
 				c.pos = slices.Clone(best.pos)
 			}
-			c.pos = append(c.pos, p)
-			c.div = make([]uint64, len(c.pos))
-			for i, q := range c.pos {
-				c.div[i] = pow(11, q)
-			}
+			c.setPositions(append(c.pos, p))
 			sh := c.shares(sample)
 			if pick == nil || slices.Max(sh) < slices.Max(pickShares) {
 				pick, pickShares = c, sh

@@ -56,6 +56,7 @@ type stepper struct {
 	v      int
 	cur    *layer
 	out    *layer
+	total  []uint64 // the tours of the count before this step
 	ws     []*worker
 	pieces []piece
 	left   []atomic.Int32 // pieces of each group of cur not yet expanded
@@ -82,7 +83,14 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if cur.n < 4*chunkStates {
 		workers = 1
 	}
-	s := &stepper{ctx: ctx, r: r, v: v, cur: cur, est: r.estimate(v), final: v == r.f.n-1}
+	s := &stepper{ctx: ctx, r: r, v: v, cur: cur, total: total, est: r.estimate(v), final: v == r.f.n-1}
+	// A step resumed from a checkpoint written between its passes. The
+	// count keeps r.part until the step is done: a checkpoint written
+	// when the step fails must still have it.
+	part := r.part
+	if part != nil && part.Square != v {
+		part = nil
+	}
 	// The buffered step holds the new states unmerged, about three for
 	// each state of the next layer, in bins, and the next layer.
 	lean := r.cfg.Lean || r.mem.used.Load()+int64(s.est)*int64(stride)*8*5 > r.mem.limit
@@ -92,6 +100,9 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	}
 	for s.gbits < maxGroupBits && s.est>>s.gbits > perGroup || lean && 64-r.f.mixer.bits+s.gbits < minCountBits {
 		s.gbits++
+	}
+	if part != nil {
+		lean, s.gbits = true, uint(part.GroupBits)
 	}
 	groups := 1 << s.gbits
 	defer func() {
@@ -134,7 +145,11 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		if r.spill {
 			w.in = make([]uint64, chunkStates*stride)
 			if !s.final {
-				lf, err := createLayerFile(r.layerPrefix(), v, i, stride, s.est >= compactStates || r.cfg.compact, r.disk)
+				after := 0
+				if part != nil {
+					after = part.Passes
+				}
+				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, s.est >= compactStates || r.cfg.compact, r.disk)
 				if err != nil {
 					return nil, err
 				}
@@ -146,8 +161,17 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		}
 		s.ws[i] = w
 	}
+	if part != nil {
+		s.out.files = slices.Concat(part.files, s.out.files)
+		s.out.groups = part.groups
+		s.states.Store(part.States)
+		copy(s.ws[0].total, part.Total)
+		if s.ws[0].cut != nil && part.Cut != nil {
+			copy(s.ws[0].cut, part.Cut)
+		}
+	}
 	if lean {
-		err = s.lean()
+		err = s.lean(part)
 	} else {
 		err = s.buffered()
 	}
@@ -174,6 +198,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		r.shardAt, r.followed = v, int(s.kept.Load())
 	}
 	r.passes = max(r.passes, s.passes)
+	r.part = nil
 	s.out.n = int(s.states.Load())
 	return s.out, nil
 }
@@ -281,8 +306,9 @@ func (s *stepper) place(wi, at, n int, fill func([]uint64)) error {
 }
 
 // lean makes the next layer through hash tables, in as many passes as
-// the memory limit asks for (passes.go).
-func (s *stepper) lean() error {
+// the memory limit asks for (passes.go); part, when not nil, is the
+// passes done before the count was stopped, and the passes left.
+func (s *stepper) lean(part *stepPart) error {
 	r, k := s.r, s.r.k
 	stride := k + 1
 	groups := 1 << s.gbits
@@ -303,7 +329,15 @@ func (s *stepper) lean() error {
 	if multi && room <= 0 {
 		return r.memoryError(s.v, s.cur.n)
 	}
-	if need := float64(s.est+1) * perState; multi && (room < need || r.cfg.passPart > 0) {
+	if part != nil {
+		passes = passes[:0]
+		for _, p := range part.Left {
+			passes = append(passes, pass{classes: p.Classes, lo: p.Lo, hi: p.Hi, share: p.Share})
+		}
+		s.classes.setPositions(part.Positions)
+		s.passes = part.Passes
+		s.kept.Store(part.Kept)
+	} else if need := float64(s.est+1) * perState; multi && (room < need || r.cfg.passPart > 0) {
 		sample, err := s.sample()
 		if err != nil {
 			return err
@@ -316,7 +350,9 @@ func (s *stepper) lean() error {
 	}
 	r.arena.sizeFor(s.est * stride)
 	defer r.pass.Store(0)
-	s.kept.Store(0)
+	if part == nil {
+		s.kept.Store(0)
+	}
 	for len(passes) > 0 {
 		p := passes[0]
 		r.pass.Store(int64(s.passes + 1))
@@ -336,7 +372,48 @@ func (s *stepper) lean() error {
 			return err
 		}
 		passes = passes[1:]
+		if len(passes) > 0 && multi && r.cfg.Checkpoint != "" {
+			if err := s.savePart(passes); err != nil {
+				return err
+			}
+		}
+		if r.cfg.afterPass != nil {
+			r.cfg.afterPass(s.v, s.passes)
+		}
 	}
+	return nil
+}
+
+// savePart writes a checkpoint after a pass of the step, with the passes
+// left, so that a stopped count goes on from there (see stepPart).
+func (s *stepper) savePart(left []pass) error {
+	r := s.r
+	part := &stepPart{Square: s.v, GroupBits: int(s.gbits), Positions: s.classes.pos, Passes: s.passes,
+		Total: make([]uint64, r.k), Kept: s.kept.Load(), States: s.states.Load(), files: s.out.files}
+	for _, p := range left {
+		part.Left = append(part.Left, passRecord{Classes: p.classes, Lo: p.lo, Hi: p.hi, Share: p.share})
+	}
+	for _, w := range s.ws {
+		if addLimbs(part.Total, w.total) {
+			return errOverflow
+		}
+		if w.cut != nil {
+			if part.Cut == nil {
+				part.Cut = make([]uint64, r.k)
+			}
+			if addLimbs(part.Cut, w.cut) {
+				return errOverflow
+			}
+		}
+	}
+	var err error
+	if part.Files, part.Groups, err = recordLayer(s.out.files, s.out.groups); err != nil {
+		return err
+	}
+	if err := r.saveCheckpoint(s.v-1, s.cur, s.total, part); err != nil {
+		return err
+	}
+	r.part = part
 	return nil
 }
 

@@ -1,0 +1,176 @@
+package frontier
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+)
+
+// stoppedBetweenPasses runs cfg, made in passes with a checkpoint, until
+// pass pass of the step adding square v is done, cancels it there, and
+// returns the manifest it left.
+func stoppedBetweenPasses(t *testing.T, cfg Config, v, pass int) *manifest {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg.afterPass = func(sq, passes int) {
+		if sq == v && passes == pass {
+			cancel()
+		}
+	}
+	if _, err := Count(ctx, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("%dx%d: stopped with %v, want context.Canceled", cfg.Rows, cfg.Cols, err)
+	}
+	m := readManifest(t, cfg.Checkpoint)
+	if m.Step == nil || m.Step.Square != v || m.Step.Passes != pass || len(m.Step.Left) == 0 {
+		t.Fatalf("%dx%d: stopped after pass %d of square %d, the checkpoint has %+v", cfg.Rows, cfg.Cols, pass, v+1, m.Step)
+	}
+	return m
+}
+
+func readManifest(t *testing.T, ckpt string) *manifest {
+	t.Helper()
+	data, err := os.ReadFile(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _, _ := cutLast(data)
+	var m manifest
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	return &m
+}
+
+// TestCheckpointBetweenPasses stops counts made in passes after a pass of
+// a step, and checks that the rerun makes only the passes left, finds the
+// count and the states of a run without a stop, and leaves nothing
+// behind; the stop is made to leave the files of the passes done longer
+// than the checkpoint says, as a stop in the middle of a pass does.
+func TestCheckpointBetweenPasses(t *testing.T) {
+	for _, tt := range []struct {
+		cfg     Config
+		v, pass int // stop after this pass of the step adding square v+1
+	}{
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, passPart: 0.3}, 20, 1},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, passPart: 0.3, compact: true}, 22, 2},
+		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, passPart: 0.4}, 14, 1}, // at the end of a column
+		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, passPart: 0.3}, 25, 1},
+	} {
+		cfg := tt.cfg
+		cfg.Workers, cfg.MemoryLimit, cfg.Lean = 2, 1<<30, true
+		want, err := Count(context.Background(), Config{Rows: cfg.Rows, Cols: cfg.Cols, Mode: cfg.Mode, StartRow: cfg.StartRow,
+			AllLengths: cfg.AllLengths, Shard: cfg.Shard, Shards: cfg.Shards, Workers: 2, MemoryLimit: 1 << 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		cfg.Checkpoint = filepath.Join(dir, "count.ckpt")
+		m := stoppedBetweenPasses(t, cfg, tt.v, tt.pass)
+		for _, fs := range m.Step.Files {
+			f, err := os.OpenFile(filepath.Join(dir, fs.Name), os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Write([]byte("states of the pass under way"))
+			f.Close()
+		}
+		var made []int
+		cfg.afterPass = func(v, passes int) {
+			if v == tt.v {
+				made = append(made, passes)
+			}
+		}
+		got, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := cfg.Mode.String()
+		if diff := gocmp.Diff(want.Tours.String(), got.Tours.String()); diff != "" {
+			t.Errorf("%dx%d %s: resumed count (-whole +resumed):\n%s", cfg.Rows, cfg.Cols, name, diff)
+		}
+		if diff := gocmp.Diff(want.States, got.States); diff != "" {
+			t.Errorf("%dx%d %s: resumed states (-whole +resumed):\n%s", cfg.Rows, cfg.Cols, name, diff)
+		}
+		var wantLengths, gotLengths []string
+		for i := range want.ByLength {
+			wantLengths = append(wantLengths, want.ByLength[i].String())
+			gotLengths = append(gotLengths, got.ByLength[i].String())
+		}
+		if diff := gocmp.Diff(wantLengths, gotLengths); diff != "" {
+			t.Errorf("%dx%d %s: resumed counts by length (-whole +resumed):\n%s", cfg.Rows, cfg.Cols, name, diff)
+		}
+		if got.Resumed != tt.v || len(made) == 0 || made[0] != tt.pass+1 {
+			t.Errorf("%dx%d %s: resumed after square %d, passes %v of square %d; want after %d, from pass %d",
+				cfg.Rows, cfg.Cols, name, got.Resumed, made, tt.v+1, tt.v, tt.pass+1)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Errorf("%dx%d %s: %d files left after the count: %v", cfg.Rows, cfg.Cols, name, len(left), left[0].Name())
+		}
+	}
+}
+
+// TestStepPartRefused checks that a checkpoint between passes whose files
+// of the passes done changed, went short or went is refused with
+// ErrCheckpoint, and that so is one whose record of the passes left was
+// forged (with its checksum made good again).
+func TestStepPartRefused(t *testing.T) {
+	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.3}
+	partFile := func(t *testing.T, ckpt string) string {
+		m := readManifest(t, ckpt)
+		for _, fs := range slices.Backward(m.Step.Files) {
+			if fs.Size > 200 {
+				return filepath.Join(filepath.Dir(ckpt), fs.Name)
+			}
+		}
+		t.Fatalf("no file of the step's passes with states: %+v", m.Step.Files)
+		return ""
+	}
+	forge := func(edit func(*stepPart)) func(t *testing.T, ckpt string) {
+		return func(t *testing.T, ckpt string) {
+			m := readManifest(t, ckpt)
+			edit(m.Step)
+			body, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body = fmt.Appendf(body, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoli))
+			if err := os.WriteFile(ckpt, body, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, tt := range []struct {
+		name   string
+		damage func(t *testing.T, ckpt string)
+	}{
+		{"file of a pass changed", func(t *testing.T, ckpt string) { flip(t, partFile(t, ckpt), 100) }},
+		{"file of a pass truncated", func(t *testing.T, ckpt string) { truncate(t, partFile(t, ckpt), 0.9) }},
+		{"file of a pass gone", func(t *testing.T, ckpt string) { os.Remove(partFile(t, ckpt)) }},
+		{"another square", forge(func(p *stepPart) { p.Square++ })},
+		{"no pass left", forge(func(p *stepPart) { p.Left = nil })},
+		{"a pass outside the groups", forge(func(p *stepPart) { p.Left[0].Hi = 1<<p.GroupBits + 1 })},
+		{"a position outside the window", forge(func(p *stepPart) { p.Positions[0] = 99 })},
+		{"more states than its groups", forge(func(p *stepPart) { p.States++ })},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := cfg
+			cfg.Checkpoint = filepath.Join(t.TempDir(), "c")
+			stoppedBetweenPasses(t, cfg, 21, 1)
+			tt.damage(t, cfg.Checkpoint)
+			_, err := Count(context.Background(), cfg)
+			if !errors.Is(err, ErrCheckpoint) {
+				t.Fatalf("resumed with %v, want ErrCheckpoint", err)
+			}
+			t.Log(err)
+		})
+	}
+}
