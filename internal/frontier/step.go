@@ -320,7 +320,8 @@ func (s *stepper) lean(part *stepPart) error {
 	// state in sixteen holding a wide count, beside the workers' staging
 	// buffers at their largest.
 	perState := float64(8+stride*8/16) * 16 / maxLoad * 3 / 2
-	staging := int64(len(s.ws)) * int64(min(groups, maxStageBuckets)) * stageEntries * int64(stride) * 8
+	buckets := min(groups, maxStageBuckets)
+	staging := int64(len(s.ws)) * int64(buckets) * int64(stageBatch(buckets)) * int64(stride) * 8
 	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
 	s.classes = &classifier{f: r.f}
 	// Passes need cur whole to the end of the step: on disk.
@@ -518,7 +519,7 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 	r, stride := s.r, s.r.k+1
 	mine := tables[lo:hi]
 	buckets, bshift := stageBuckets(hi - lo)
-	staging := int64(len(s.ws)) * int64(len(buckets)) * stageEntries * int64(stride) * 8
+	staging := int64(len(s.ws)) * int64(len(buckets)) * int64(stageBatch(len(buckets))) * int64(stride) * 8
 	if !r.mem.grab(staging) {
 		r.mem.release(staging)
 		return r.memoryError(s.v, s.cur.n)

@@ -85,3 +85,45 @@ func TestTable(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLeanInsert stages and adds random new states to the tables of
+// 2^17 groups, as the lean step does on 8x8 near its widest squares, where
+// the tables (1.6 GB here) are far larger than the processor's caches:
+// the memory-bound half of the step, alone. It reports ns/state.
+func BenchmarkLeanInsert(b *testing.B) {
+	const gbits, perGroup = 17, 1 << 10
+	groups := 1 << gbits
+	m := newMixer(61)
+	mem := &memory{limit: 1 << 40}
+	size := (perGroup*16/maxLoad*23/20 + pageWords) / pageWords * pageWords
+	rng := rand.New(rand.NewPCG(1, 2))
+	val := []uint64{1}
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		sp := newSpace(mem, size*groups)
+		tables := make([]table, groups)
+		for i := range tables {
+			tables[i].countBits, tables[i].k = 64-m.bits+gbits, 1
+			tables[i].slots, _ = sp.alloc(size)
+			tables[i].size = size
+		}
+		buckets, bshift := stageBuckets(groups)
+		s := newStager(tables, buckets, bshift, 0, m.bits-gbits, 1, sp)
+		b.StartTimer()
+		for range groups * perGroup {
+			s.emit(rng.Uint64()&m.mask, val)
+		}
+		s.flushAll()
+		b.StopTimer()
+		if s.overLimit {
+			b.Fatal("over the limit")
+		}
+		for i := range tables {
+			tables[i].free(sp)
+		}
+		sp.free()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*groups*perGroup), "ns/state")
+}

@@ -236,7 +236,7 @@ func (w *writer) row(rows, maxCols int, mode string) {
 	w.printf("\n")
 }
 
-// group puts thin spaces between groups of three digits.
+// group puts commas between groups of three digits.
 func group(s string) string {
 	var b strings.Builder
 	for i, r := range s {
@@ -258,6 +258,9 @@ type running struct {
 	Squares int     `json:"squares"` // of the whole count
 	States  []int64 `json:"states"`  // after each square added so far
 	Note    string  `json:"note"`
+	// Found is the count of a computation that has finished: not a
+	// result until a structurally different one finds it too.
+	Found string `json:"found,omitempty"`
 }
 
 // printRunning writes the section on the counts still running.
@@ -276,7 +279,11 @@ func printRunning(out io.Writer) error {
 	fmt.Fprintf(out, "## Counts under way\n\n")
 	for _, r := range rs {
 		peak := slices.Max(r.States)
-		fmt.Fprintf(out, "- %s %s: %d of %d squares added, at most %d states so far; `%s`\n\n", r.Mode, r.Board, len(r.States), r.Squares, peak, r.Command)
+		if r.Found != "" {
+			fmt.Fprintf(out, "- %s %s: finished, %s tours (to be confirmed by a second computation), at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), peak, r.Command)
+		} else {
+			fmt.Fprintf(out, "- %s %s: %d of %d squares added, at most %d states so far; `%s`\n\n", r.Mode, r.Board, len(r.States), r.Squares, peak, r.Command)
+		}
 		fmt.Fprintf(out, "  %s\n\n", r.Note)
 		fmt.Fprintf(out, "  States after each square: %v\n\n", r.States)
 	}
