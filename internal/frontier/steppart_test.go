@@ -174,3 +174,47 @@ func TestStepPartRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckpointEveryPass (with -tags exhaustive) stops a count after
+// every pass but the last of every square made in passes, one stop per
+// run, and checks that each resumed run finds the count of a run without
+// a stop.
+func TestCheckpointEveryPass(t *testing.T) {
+	if !exhaustive {
+		t.Skip("a run for every pass: with -tags exhaustive")
+	}
+	cfg := Config{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.3}
+	want, err := Count(context.Background(), Config{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Workers: 2, MemoryLimit: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The passes of each square, from a run that records them.
+	passes := map[int]int{}
+	cfg.SpillDir = t.TempDir()
+	cfg.afterPass = func(v, n int) { passes[v] = max(passes[v], n) }
+	if _, err := Count(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg.SpillDir = ""
+	stops := 0
+	for v := range cfg.Rows * cfg.Cols {
+		for pass := 1; pass < passes[v]; pass++ {
+			c := cfg
+			c.Checkpoint = filepath.Join(t.TempDir(), "c")
+			stoppedBetweenPasses(t, c, v, pass)
+			c.afterPass = nil
+			got, err := Count(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Tours.Cmp(want.Tours) != 0 || !slices.Equal(got.States, want.States) {
+				t.Errorf("stopped after pass %d of square %d: %v tours, states %v; want %v, %v", pass, v+1, got.Tours, got.States, want.Tours, want.States)
+			}
+			stops++
+		}
+	}
+	if stops < 20 {
+		t.Errorf("only %d stops between passes: %v", stops, passes)
+	}
+	t.Logf("%d stops, each resumed to %v tours", stops, want.Tours)
+}
