@@ -1,8 +1,10 @@
 package frontier
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -38,8 +40,9 @@ func unhashKey(h uint64) uint64 {
 
 // encoder turns groups of entries into blocks; each worker has its own.
 type encoder struct {
-	order []sortable
-	buf   []byte
+	order, spare []sortable
+	starts       []int32 // bucket starts, for sortByHash
+	buf          []byte
 }
 
 // sortable is an entry's hash and its place in the group.
@@ -57,15 +60,7 @@ func (e *encoder) encode(entries []uint64, stride int) (data []byte, blocks []in
 	for i := range n {
 		e.order = append(e.order, sortable{hashKey(entries[i*stride]), i * stride})
 	}
-	slices.SortFunc(e.order, func(a, b sortable) int {
-		switch {
-		case a.h < b.h:
-			return -1
-		case a.h > b.h:
-			return 1
-		}
-		return 0
-	})
+	e.sortByHash()
 	e.buf = e.buf[:0]
 	var body []byte
 	for lo := 0; lo < n; lo += chunkStates {
@@ -83,6 +78,58 @@ func (e *encoder) encode(entries []uint64, stride int) (data []byte, blocks []in
 		e.buf = append(e.buf, body...)
 	}
 	return e.buf, blocks
+}
+
+// sortByHash orders e.order by hash. The hashes of a group are spread
+// evenly over all 64 bits, so one counting pass on their top bits, into
+// about as many buckets as there are states, leaves buckets of one or two
+// states to order among themselves: several times quicker than a
+// comparison sort (BenchmarkEncode), which took a third of the time of
+// packing a layer to disk. A bucket that is large all the same, were the
+// hashes ever to cluster, gets a comparison sort of its own.
+func (e *encoder) sortByHash() {
+	n := len(e.order)
+	width := uint(bits.Len(uint(n)))
+	shift := 64 - width
+	if cap(e.starts) < 1<<width+1 {
+		e.starts = make([]int32, 1<<width+1)
+	}
+	starts := e.starts[:1<<width+1]
+	clear(starts)
+	for _, s := range e.order {
+		starts[s.h>>shift+1]++
+	}
+	for b := 1; b < len(starts); b++ {
+		starts[b] += starts[b-1]
+	}
+	if cap(e.spare) < n {
+		e.spare = make([]sortable, n)
+	}
+	out := e.spare[:n]
+	for _, s := range e.order {
+		b := s.h >> shift
+		out[starts[b]] = s
+		starts[b]++
+	}
+	// starts[b] is now where bucket b ends, and bucket b begins where
+	// bucket b-1 ends.
+	from := 0
+	for _, end := range starts[:1<<width] {
+		bucket := out[from:end]
+		from = int(end)
+		switch {
+		case len(bucket) < 2:
+		case len(bucket) <= 16:
+			for i := 1; i < len(bucket); i++ {
+				for j := i; j > 0 && bucket[j].h < bucket[j-1].h; j-- {
+					bucket[j], bucket[j-1] = bucket[j-1], bucket[j]
+				}
+			}
+		default:
+			slices.SortFunc(bucket, func(a, b sortable) int { return cmp.Compare(a.h, b.h) })
+		}
+	}
+	e.order, e.spare = out, e.order
 }
 
 // decodeBlock fills entries (states of stride words) from the block at

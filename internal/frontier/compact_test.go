@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -29,10 +30,14 @@ func TestCompactBlocks(t *testing.T) {
 	for _, stride := range []int{2, 3} {
 		for _, n := range []int{1, 2, chunkStates - 1, chunkStates, chunkStates + 1, 3*chunkStates + 17} {
 			entries := make([]uint64, n*stride)
+			seen := map[uint64]bool{} // a group's keys are distinct
 			for i := range entries {
 				switch {
 				case i%stride == 0:
-					entries[i] = rng.Uint64() >> rng.IntN(64)
+					for entries[i] = rng.Uint64() >> rng.IntN(64); seen[entries[i]]; {
+						entries[i] = rng.Uint64() >> rng.IntN(64)
+					}
+					seen[entries[i]] = true
 				case rng.IntN(10) == 0:
 					entries[i] = rng.Uint64()
 				default:
@@ -94,4 +99,54 @@ func cmpHash(a, b uint64) int {
 		return 1
 	}
 	return 0
+}
+
+// BenchmarkEncode encodes a group of 2^14 states, the lean step's groups,
+// reporting ns/state.
+func BenchmarkEncode(b *testing.B) {
+	const n, stride = groupStates, 2
+	rng := rand.New(rand.NewPCG(5, 6))
+	entries := make([]uint64, n*stride)
+	for i := range n {
+		entries[i*stride], entries[i*stride+1] = rng.Uint64()>>3, rng.Uint64N(1<<20)
+	}
+	var e encoder
+	for b.Loop() {
+		e.encode(entries, stride)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/state")
+}
+
+// TestSortByHash orders hashes spread evenly, hashes all in one bucket of
+// the counting pass, and a mix, and checks the order against a comparison
+// sort.
+func TestSortByHash(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, tt := range []struct {
+		name string
+		hash func(i int) uint64
+	}{
+		{"even", func(int) uint64 { return rng.Uint64() }},
+		{"one bucket", func(int) uint64 { return rng.Uint64() >> 40 }},
+		{"some clustered", func(i int) uint64 { return rng.Uint64() >> (40 * (i % 2)) }},
+	} {
+		for _, n := range []int{0, 1, 2, 17, 1000, groupStates} {
+			var e encoder
+			seen := map[uint64]bool{} // the hashes of distinct keys
+			for i := range n {
+				h := tt.hash(i)
+				for seen[h] {
+					h = tt.hash(i)
+				}
+				seen[h] = true
+				e.order = append(e.order, sortable{h, i})
+			}
+			want := slices.Clone(e.order)
+			slices.SortFunc(want, func(a, b sortable) int { return cmp.Compare(a.h, b.h) })
+			e.sortByHash()
+			if !slices.Equal(e.order, want) {
+				t.Errorf("%s, %d hashes: not in order", tt.name, n)
+			}
+		}
+	}
 }
