@@ -35,11 +35,13 @@ var ErrCheckpoint = errors.New("knightstour: unusable checkpoint")
 
 // checkpointFormat names the manifest's format and the layout of the
 // layers it points to; a change to either must change it. Format /1 named
-// layers of raw entries, which a count still resumes from (and goes on
-// with compact layers); /2 names compact ones (compact.go).
+// layers of raw entries, /2 compact ones (compact.go) in hash order, /3
+// gives each file's key order: a count still resumes from all three, and
+// goes on with compact layers in the order of each step.
 const (
-	checkpointFormat    = "knightstour-frontier-checkpoint/2"
-	checkpointFormatRaw = "knightstour-frontier-checkpoint/1"
+	checkpointFormat     = "knightstour-frontier-checkpoint/3"
+	checkpointFormatHash = "knightstour-frontier-checkpoint/2"
+	checkpointFormatRaw  = "knightstour-frontier-checkpoint/1"
 )
 
 type manifest struct {
@@ -159,6 +161,9 @@ type fileSum struct {
 	Name   string `json:"name"`
 	Size   int64  `json:"size"`
 	CRC32C uint32 `json:"crc32c"`
+	// Order is the key order of the file's compact groups, "hash" or
+	// "mix" (format /3; format /2 files are in hash order).
+	Order string `json:"order,omitempty"`
 }
 
 func (r *counter) job() job {
@@ -239,7 +244,7 @@ func recordLayer(files []*layerFile, groups []group) ([]fileSum, [][4]int64, err
 			return nil, nil, fmt.Errorf("frontier: checkpoint: %w", err)
 		}
 		index[lf] = int64(len(sums))
-		sums = append(sums, fileSum{Name: filepath.Base(lf.f.Name()), Size: lf.size, CRC32C: lf.crc.Sum32()})
+		sums = append(sums, fileSum{Name: filepath.Base(lf.f.Name()), Size: lf.size, CRC32C: lf.crc.Sum32(), Order: lf.order.String()})
 	}
 	for _, g := range groups {
 		if g.words == 0 {
@@ -313,7 +318,7 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 	}
 	raw := m.Format == checkpointFormatRaw
 	switch want := r.job(); {
-	case m.Format != checkpointFormat && !raw:
+	case m.Format != checkpointFormat && m.Format != checkpointFormatHash && !raw:
 		return nil, nil, bad("format %q, this counter writes %q", m.Format, checkpointFormat)
 	case m.Job != want:
 		return nil, nil, bad("it is of another count (%v), not of this one (%v)", m.Job, want)
@@ -375,6 +380,13 @@ func (r *counter) openLayer(sums []fileSum, recs [][4]int64, stride, states int,
 		}
 		h := crc32.New(castagnoli)
 		lf := &layerFile{f: f, name: fs.Name, size: fs.Size, crc: h, kept: true, stride: stride}
+		switch fs.Order {
+		case "", "hash": // format /2 (or raw)
+		case "mix":
+			lf.order.m = &r.f.mixer
+		default:
+			return files, nil, fmt.Errorf("layer file %s in key order %q", fs.Name, fs.Order)
+		}
 		files = append(files, lf)
 		n, err := io.Copy(h, io.LimitReader(f, fs.Size))
 		if err != nil {

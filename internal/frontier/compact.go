@@ -9,17 +9,22 @@ import (
 )
 
 // Layers on disk are compact: 16 bytes a state in memory (a key and a
-// count) take about 5.5 on disk. Within a group, the states are sorted by
-// their keys' hashes (hashKey is a bijection, so a hash stands for its
-// key) and cut into blocks of chunkStates states, the pieces the next step
-// reads one at a time. A block holds its length in bytes and then, for
-// each state, the difference from the last hash and the limbs of its
-// count, all as unsigned varints: the hashes of a group are spread evenly,
-// so the differences take about log2(2^64 / states) bits, 4 bytes for a
-// layer of 1.5 billion, and counts are mostly small (8x8 from the corner,
-// after square 43: 1.5 bytes on average). A layer takes about a third of
-// the disk and of the disk's bandwidth it took as raw entries, which is
-// what lets the widest layers of 8 rows fit on a disk of 80 GB.
+// count) take 5 to 9 on disk. Within a group, the states are sorted by a
+// bijection of their keys, the group's key order (keyOrder), and cut into
+// blocks of chunkStates states, the pieces the next step reads one at a
+// time. A block holds its length in bytes and then, for each state, the
+// difference from the last value and the limbs of its count, all as
+// unsigned varints. The order is the bijection that chose the group:
+// hashKey for a buffered step's groups, the board's mixer for a lean
+// step's. The values of a group then share their top bits and are spread
+// evenly below them, so the differences take about log2(span / states)
+// bits, where span is what the group's values range over: 2^44 for a
+// group of 8x8 (61-bit mixes, 2^17 groups), about 4 bytes for 20,000
+// states, where the full 64 bits of a hash would take 7. Counts are mostly
+// small (8x8 from the corner, after square 43: 1.5 bytes on average). A
+// layer takes about a third of the disk and of the disk's bandwidth it
+// took as raw entries, which is what lets the widest layers of 8 rows fit
+// on a disk of 80 GB.
 //
 // Sorting and coding cost time: 7x7 from the corner with its layers on
 // disk took 17% longer with every layer compact (110 s against 94, and
@@ -38,6 +43,34 @@ func unhashKey(h uint64) uint64 {
 	return h ^ h>>30 ^ h>>60
 }
 
+// A keyOrder is the bijection on keys that orders the states of a
+// compact group: hashKey (m nil) or the mixer m.
+type keyOrder struct{ m *mixer }
+
+// value returns key's place in the order.
+func (o keyOrder) value(key uint64) uint64 {
+	if o.m == nil {
+		return hashKey(key)
+	}
+	return o.m.mix(key)
+}
+
+// key inverts value.
+func (o keyOrder) key(value uint64) uint64 {
+	if o.m == nil {
+		return unhashKey(value)
+	}
+	return o.m.unmix(value)
+}
+
+// String names the order as a checkpoint does: "hash" or "mix".
+func (o keyOrder) String() string {
+	if o.m == nil {
+		return "hash"
+	}
+	return "mix"
+}
+
 // encoder turns groups of entries into blocks; each worker has its own.
 type encoder struct {
 	order, spare []sortable
@@ -45,22 +78,23 @@ type encoder struct {
 	buf          []byte
 }
 
-// sortable is an entry's hash and its place in the group.
+// sortable is an entry's value in the key order and its place in the
+// group.
 type sortable struct {
 	h  uint64
 	at int
 }
 
 // encode returns the blocks of the group of entries (stride words each),
-// and the offset of each block from the first; the slices are the
-// encoder's, valid until its next call.
-func (e *encoder) encode(entries []uint64, stride int) (data []byte, blocks []int64) {
+// in key order o, and the offset of each block from the first; the slices
+// are the encoder's, valid until its next call.
+func (e *encoder) encode(entries []uint64, stride int, o keyOrder) (data []byte, blocks []int64) {
 	n := len(entries) / stride
 	e.order = e.order[:0]
 	for i := range n {
-		e.order = append(e.order, sortable{hashKey(entries[i*stride]), i * stride})
+		e.order = append(e.order, sortable{o.value(entries[i*stride]), i * stride})
 	}
-	e.sortByHash()
+	e.sortByValue()
 	e.buf = e.buf[:0]
 	var body []byte
 	for lo := 0; lo < n; lo += chunkStates {
@@ -80,24 +114,32 @@ func (e *encoder) encode(entries []uint64, stride int) (data []byte, blocks []in
 	return e.buf, blocks
 }
 
-// sortByHash orders e.order by hash. The hashes of a group are spread
-// evenly over all 64 bits, so one counting pass on their top bits, into
-// about as many buckets as there are states, leaves buckets of one or two
-// states to order among themselves: several times quicker than a
-// comparison sort (BenchmarkEncode), which took a third of the time of
-// packing a layer to disk. A bucket that is large all the same, were the
-// hashes ever to cluster, gets a comparison sort of its own.
-func (e *encoder) sortByHash() {
+// sortByValue orders e.order by value. The values of a group are spread
+// evenly over what they range over, so one counting pass on the top bits
+// of that range, into about as many buckets as there are states, leaves
+// buckets of one or two states to order among themselves: several times
+// quicker than a comparison sort (BenchmarkEncode), which took a third of
+// the time of packing a layer to disk. A bucket that is large all the
+// same, were the values ever to cluster, gets a comparison sort of its
+// own.
+func (e *encoder) sortByValue() {
 	n := len(e.order)
+	if n < 2 {
+		return
+	}
+	lo, hi := e.order[0].h, e.order[0].h
+	for _, s := range e.order {
+		lo, hi = min(lo, s.h), max(hi, s.h)
+	}
 	width := uint(bits.Len(uint(n)))
-	shift := 64 - width
+	shift := uint(max(0, bits.Len64(hi-lo)-int(width)))
 	if cap(e.starts) < 1<<width+1 {
 		e.starts = make([]int32, 1<<width+1)
 	}
 	starts := e.starts[:1<<width+1]
 	clear(starts)
 	for _, s := range e.order {
-		starts[s.h>>shift+1]++
+		starts[(s.h-lo)>>shift+1]++
 	}
 	for b := 1; b < len(starts); b++ {
 		starts[b] += starts[b-1]
@@ -107,7 +149,7 @@ func (e *encoder) sortByHash() {
 	}
 	out := e.spare[:n]
 	for _, s := range e.order {
-		b := s.h >> shift
+		b := (s.h - lo) >> shift
 		out[starts[b]] = s
 		starts[b]++
 	}
@@ -133,9 +175,9 @@ func (e *encoder) sortByHash() {
 }
 
 // decodeBlock fills entries (states of stride words) from the block at
-// the start of data, which holds at least its length and body, and
-// returns the bytes the block took.
-func decodeBlock(data []byte, entries []uint64, stride int) (int, error) {
+// the start of data, in key order o, which holds at least its length and
+// body, and returns the bytes the block took.
+func decodeBlock(data []byte, entries []uint64, stride int, o keyOrder) (int, error) {
 	size, head := binary.Uvarint(data)
 	if head <= 0 || size > uint64(len(data)-head) {
 		return 0, fmt.Errorf("%w: a layer block of %d bytes in %d", ErrCheckpoint, size, len(data)-head)
@@ -149,7 +191,7 @@ func decodeBlock(data []byte, entries []uint64, stride int) (int, error) {
 		}
 		body = body[m:]
 		last += d
-		entries[i] = unhashKey(last)
+		entries[i] = o.key(last)
 		for j := i + 1; j < i+stride; j++ {
 			limb, m := binary.Uvarint(body)
 			if m <= 0 {

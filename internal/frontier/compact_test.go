@@ -23,60 +23,68 @@ func TestUnhashKey(t *testing.T) {
 }
 
 // TestCompactBlocks encodes groups of states with counts of one and two
-// limbs, small and large, and decodes every block back: the same states,
-// in the order of their hashes.
+// limbs, small and large, in both key orders, and decodes every block
+// back: the same states, in key order.
 func TestCompactBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, stride := range []int{2, 3} {
-		for _, n := range []int{1, 2, chunkStates - 1, chunkStates, chunkStates + 1, 3*chunkStates + 17} {
-			entries := make([]uint64, n*stride)
-			seen := map[uint64]bool{} // a group's keys are distinct
-			for i := range entries {
-				switch {
-				case i%stride == 0:
-					for entries[i] = rng.Uint64() >> rng.IntN(64); seen[entries[i]]; {
-						entries[i] = rng.Uint64() >> rng.IntN(64)
-					}
-					seen[entries[i]] = true
-				case rng.IntN(10) == 0:
-					entries[i] = rng.Uint64()
-				default:
-					entries[i] = rng.Uint64N(1000)
+	m := newMixer(61) // the keys of boards 8 wide
+	for _, o := range []keyOrder{{}, {&m}} {
+		for _, stride := range []int{2, 3} {
+			testCompactBlocks(t, rng, o, stride)
+		}
+	}
+}
+
+func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int) {
+	t.Helper()
+	for _, n := range []int{1, 2, chunkStates - 1, chunkStates, chunkStates + 1, 3*chunkStates + 17} {
+		entries := make([]uint64, n*stride)
+		seen := map[uint64]bool{} // a group's keys are distinct
+		for i := range entries {
+			switch {
+			case i%stride == 0:
+				for entries[i] = rng.Uint64() >> (3 + rng.IntN(61)); seen[entries[i]]; {
+					entries[i] = rng.Uint64() >> (3 + rng.IntN(61))
 				}
+				seen[entries[i]] = true
+			case rng.IntN(10) == 0:
+				entries[i] = rng.Uint64()
+			default:
+				entries[i] = rng.Uint64N(1000)
 			}
-			var e encoder
-			data, blocks := e.encode(entries, stride)
-			if want := (n + chunkStates - 1) / chunkStates; len(blocks) != want {
-				t.Fatalf("%d states: %d blocks, want %d", n, len(blocks), want)
+		}
+		var e encoder
+		data, blocks := e.encode(entries, stride, o)
+		if want := (n + chunkStates - 1) / chunkStates; len(blocks) != want {
+			t.Fatalf("%d states: %d blocks, want %d", n, len(blocks), want)
+		}
+		var got []uint64
+		for b, at := range blocks {
+			end := int64(len(data))
+			if b+1 < len(blocks) {
+				end = blocks[b+1]
 			}
-			var got []uint64
-			for b, at := range blocks {
-				end := int64(len(data))
-				if b+1 < len(blocks) {
-					end = blocks[b+1]
-				}
-				out := make([]uint64, min(chunkStates, n-b*chunkStates)*stride)
-				m, err := decodeBlock(data[at:end], out, stride)
-				if err != nil || int64(m) != end-at {
-					t.Fatalf("%d states, block %d: %v, took %d of %d bytes", n, b, err, m, end-at)
-				}
-				got = append(got, out...)
+			out := make([]uint64, min(chunkStates, n-b*chunkStates)*stride)
+			m, err := decodeBlock(data[at:end], out, stride, o)
+			if err != nil || int64(m) != end-at {
+				t.Fatalf("%d states, block %d: %v, took %d of %d bytes", n, b, err, m, end-at)
 			}
-			want := states(entries, stride)
-			slices.SortFunc(want, func(a, b []uint64) int { return cmpHash(a[0], b[0]) })
-			if g := states(got, stride); !slices.EqualFunc(g, want, slices.Equal) {
-				t.Fatalf("stride %d, %d states: decoded states differ", stride, n)
+			got = append(got, out...)
+		}
+		want := states(entries, stride)
+		slices.SortFunc(want, func(a, b []uint64) int { return cmp.Compare(o.value(a[0]), o.value(b[0])) })
+		if g := states(got, stride); !slices.EqualFunc(g, want, slices.Equal) {
+			t.Fatalf("%v order, stride %d, %d states: decoded states differ", o, stride, n)
+		}
+		// A block cut short, or with a byte more, is refused.
+		if n > 1 {
+			end := int64(len(data))
+			if len(blocks) > 1 {
+				end = blocks[1]
 			}
-			// A block cut short, or with a byte more, is refused.
-			if n > 1 {
-				end := int64(len(data))
-				if len(blocks) > 1 {
-					end = blocks[1]
-				}
-				out := make([]uint64, min(chunkStates, n)*stride)
-				if _, err := decodeBlock(data[:end-1], out, stride); err == nil {
-					t.Errorf("%d states: a block cut short decoded", n)
-				}
+			out := make([]uint64, min(chunkStates, n)*stride)
+			if _, err := decodeBlock(data[:end-1], out, stride, o); err == nil {
+				t.Errorf("%d states: a block cut short decoded", n)
 			}
 		}
 	}
@@ -90,17 +98,6 @@ func states(entries []uint64, stride int) [][]uint64 {
 	return out
 }
 
-func cmpHash(a, b uint64) int {
-	ha, hb := hashKey(a), hashKey(b)
-	switch {
-	case ha < hb:
-		return -1
-	case ha > hb:
-		return 1
-	}
-	return 0
-}
-
 // BenchmarkEncode encodes a group of 2^14 states, the lean step's groups,
 // reporting ns/state.
 func BenchmarkEncode(b *testing.B) {
@@ -112,21 +109,23 @@ func BenchmarkEncode(b *testing.B) {
 	}
 	var e encoder
 	for b.Loop() {
-		e.encode(entries, stride)
+		e.encode(entries, stride, keyOrder{})
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/state")
 }
 
-// TestSortByHash orders hashes spread evenly, hashes all in one bucket of
-// the counting pass, and a mix, and checks the order against a comparison
-// sort.
-func TestSortByHash(t *testing.T) {
+// TestSortByValue orders values spread evenly over 64 bits, values that
+// share their top bits (as mixes of one group do), values all in one
+// bucket of the counting pass, and a mix of those, and checks the order
+// against a comparison sort.
+func TestSortByValue(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, tt := range []struct {
 		name string
 		hash func(i int) uint64
 	}{
 		{"even", func(int) uint64 { return rng.Uint64() }},
+		{"top bits shared", func(int) uint64 { return 0x1234<<44 | rng.Uint64()>>20 }},
 		{"one bucket", func(int) uint64 { return rng.Uint64() >> 40 }},
 		{"some clustered", func(i int) uint64 { return rng.Uint64() >> (40 * (i % 2)) }},
 	} {
@@ -143,7 +142,7 @@ func TestSortByHash(t *testing.T) {
 			}
 			want := slices.Clone(e.order)
 			slices.SortFunc(want, func(a, b sortable) int { return cmp.Compare(a.h, b.h) })
-			e.sortByHash()
+			e.sortByValue()
 			if !slices.Equal(e.order, want) {
 				t.Errorf("%s, %d hashes: not in order", tt.name, n)
 			}

@@ -28,9 +28,11 @@ type layerFile struct {
 	kept  bool        // a checkpoint names it: not removed with its layer
 	guard *diskGuard
 	// stride is the words of a state. The groups a file takes are
-	// compact (compact.go) if compact is set, else raw entries.
+	// compact (compact.go), in key order order, if compact is set, else
+	// raw entries.
 	stride  int
 	compact bool
+	order   keyOrder
 	enc     encoder
 }
 
@@ -40,7 +42,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // square v: prefix, then v and the worker, and for a step resumed after
 // pass passes of it (see stepPart), the passes, as the files of the
 // passes done stay.
-func createLayerFile(prefix string, v, worker, passes, stride int, compact bool, guard *diskGuard) (*layerFile, error) {
+func createLayerFile(prefix string, v, worker, passes, stride int, compact bool, order keyOrder, guard *diskGuard) (*layerFile, error) {
 	name := fmt.Sprintf("%s%d-%d.layer", prefix, v, worker)
 	if passes > 0 {
 		name = fmt.Sprintf("%s%d-%d-after%d.layer", prefix, v, worker, passes)
@@ -49,7 +51,7 @@ func createLayerFile(prefix string, v, worker, passes, stride int, compact bool,
 	if err != nil {
 		return nil, fmt.Errorf("frontier: spill: %w", err)
 	}
-	return &layerFile{f: f, name: filepath.Base(name), crc: crc32.New(castagnoli), guard: guard, stride: stride, compact: compact}, nil
+	return &layerFile{f: f, name: filepath.Base(name), crc: crc32.New(castagnoli), guard: guard, stride: stride, compact: compact, order: order}, nil
 }
 
 // write appends the group of entries words and returns the group that
@@ -71,7 +73,7 @@ func (lf *layerFile) write(words []uint64) (group, error) {
 		lf.size += int64(len(b))
 		return g, nil
 	}
-	b, blocks := lf.enc.encode(words, lf.stride)
+	b, blocks := lf.enc.encode(words, lf.stride, lf.order)
 	if err := lf.guard.wrote(len(b)); err != nil {
 		return group{}, err
 	}
@@ -106,7 +108,7 @@ func (lf *layerFile) readPiece(g group, lo int, entries []uint64, buf *[]byte) e
 	if _, err := lf.f.ReadAt(data, from); err != nil {
 		return fmt.Errorf("frontier: reading %s: %w", lf.name, err)
 	}
-	n, err := decodeBlock(data, entries, lf.stride)
+	n, err := decodeBlock(data, entries, lf.stride, lf.order)
 	if err == nil && n != len(data) {
 		err = fmt.Errorf("%w: a layer block of %d bytes where %d were expected", ErrCheckpoint, n, len(data))
 	}

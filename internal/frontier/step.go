@@ -149,7 +149,11 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 				if part != nil {
 					after = part.Passes
 				}
-				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, s.est >= compactStates || r.cfg.compact, r.disk)
+				order := keyOrder{} // a buffered step's groups are by hash
+				if lean {
+					order.m = &r.f.mixer // a lean step's, by mix
+				}
+				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, s.est >= compactStates || r.cfg.compact, order, r.disk)
 				if err != nil {
 					return nil, err
 				}
