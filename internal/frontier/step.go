@@ -65,8 +65,11 @@ type stepper struct {
 	final  bool
 	states atomic.Int64 // states placed in out
 	kept   atomic.Int64 // states of cur expanded (a shard's part of them)
-	// scratch holds, per worker, a group on its way to disk.
+	// scratch holds, per worker, a group on its way to disk, and files
+	// the file it goes to: out's files but those of passes made before a
+	// stop, which stay as they were.
 	scratch [][]uint64
+	files   []*layerFile
 	// passes is how many passes the lean step took, and classes tells
 	// the classes of cur's states that its passes share out.
 	passes  int
@@ -157,6 +160,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 				if err != nil {
 					return nil, err
 				}
+				s.files = append(s.files, lf)
 				s.out.files = append(s.out.files, lf)
 			}
 		}
@@ -294,7 +298,7 @@ func (s *stepper) place(wi, at, n int, fill func([]uint64)) error {
 		}
 		fill(s.scratch[wi][:n])
 		var err error
-		if dense, err = s.out.files[wi].write(s.scratch[wi][:n]); err != nil {
+		if dense, err = s.files[wi].write(s.scratch[wi][:n]); err != nil {
 			return err
 		}
 	} else {

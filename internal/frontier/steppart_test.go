@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -217,4 +218,36 @@ func TestCheckpointEveryPass(t *testing.T) {
 		t.Errorf("only %d stops between passes: %v", stops, passes)
 	}
 	t.Logf("%d stops, each resumed to %v tours", stops, want.Tours)
+}
+
+// TestResumedPassesWriteFilesOfTheirOwn stops a count after the first
+// pass of a square, resumes it and stops it again after the second: the
+// files of the first pass keep the size the first checkpoint gave them
+// (written once, compact), and the second pass's states are in files of
+// their own.
+func TestResumedPassesWriteFilesOfTheirOwn(t *testing.T) {
+	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.3, compact: true}
+	cfg.Checkpoint = filepath.Join(t.TempDir(), "c")
+	first := stoppedBetweenPasses(t, cfg, 21, 1)
+	second := stoppedBetweenPasses(t, cfg, 21, 2)
+	sizes := map[string]int64{}
+	for _, fs := range second.Step.Files {
+		sizes[fs.Name] = fs.Size
+	}
+	for _, fs := range first.Step.Files {
+		if sizes[fs.Name] != fs.Size {
+			t.Errorf("%s: %d bytes after the first pass, %d after the second", fs.Name, fs.Size, sizes[fs.Name])
+		}
+		delete(sizes, fs.Name)
+	}
+	var after int64
+	for name, size := range sizes {
+		if !strings.Contains(name, "-after1.") {
+			t.Errorf("a file %s of the second pass", name)
+		}
+		after += size
+	}
+	if after == 0 {
+		t.Errorf("the second pass wrote no states to files of its own: %+v", second.Step.Files)
+	}
 }
