@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -141,5 +142,40 @@ func TestCountShards(t *testing.T) {
 				t.Errorf("%dx%d %v in %d shards: %v, want %v", cfg.Rows, cfg.Cols, cfg.Mode, n, sum, whole.Tours)
 			}
 		}
+	}
+}
+
+// BenchmarkEncodeKey encodes windows of 8x8 states (17 squares, in base
+// 11), the step's most frequent call on boards 8 wide.
+func BenchmarkEncodeKey(b *testing.B) {
+	f, err := newBoard(8, 8)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	windows := make([][18]uint8, 1024)
+	for i := range windows {
+		for p := 1; p <= f.slots; p++ {
+			switch c := rng.IntN(10); {
+			case c < 5:
+				windows[i][p] = slotDone
+			case c < 7:
+				windows[i][p] = slotFree
+			case c < 8:
+				windows[i][p] = slotToZ
+			default:
+				windows[i][p] = uint8(slotLabel + rng.IntN(8))
+			}
+		}
+	}
+	var sum uint64
+	for b.Loop() {
+		for i := range windows {
+			sum += f.encode(&windows[i], i&3)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(windows)), "ns/key")
+	if sum == 1 {
+		b.Log(sum)
 	}
 }
