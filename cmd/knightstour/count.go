@@ -66,7 +66,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	memory := c.fs.String("memory", "", "with -method dp, stop before the states take more than this, such as 8G (default: half the machine's memory)")
 	spill := c.fs.String("spill", "", "with -method dp, keep the states after each square in files in this directory instead of in memory (for boards whose states do not fit, such as 8x8)")
 	early := c.fs.Bool("early-start", false, "with -method dp, add the start square where it lies rather than last (other states, the same count: a second computation to check a count by)")
-	checkpoint := c.fs.String("checkpoint", "", "with -method dp, record progress in this file after every column and on a stop (Ctrl-C), with the states beside it; run the same command again to resume")
+	checkpoint := c.fs.String("checkpoint", "", "with -method dp, record progress in this file after every column, between the passes of a square made in passes, and on a stop (Ctrl-C), with the states beside it; run the same command again to resume")
 	var shard shardFlag
 	c.fs.Var(&shard, "shard", "count only shard i of n, for example 0/4; add the -json results with 'knightstour merge'")
 	var memLimit int64
