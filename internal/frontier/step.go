@@ -66,8 +66,8 @@ type stepper struct {
 	states atomic.Int64 // states placed in out
 	kept   atomic.Int64 // states of cur expanded (a shard's part of them)
 	// scratch holds, per worker, a group on its way to disk, and files
-	// the file it goes to: out's files but those of passes made before a
-	// stop, which stay as they were.
+	// the file the worker writes its groups to: out's files, less those
+	// of passes made before a stop, which stay as they were.
 	scratch [][]uint64
 	files   []*layerFile
 	// passes is how many passes the lean step took, and classes tells
