@@ -252,20 +252,7 @@ func TestDiskFull(t *testing.T) {
 // made here from a checkpoint of today's format by decoding its layer.
 func TestCheckpointRaw(t *testing.T) {
 	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, compact: true}
-	want, err := Count(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	cfg.Checkpoint = filepath.Join(dir, "count.ckpt")
-	if err := interrupted(t, cfg, 20); !errors.Is(err, context.Canceled) {
-		t.Fatalf("stopped with %v", err)
-	}
-	r := &counter{cfg: cfg, f: mustBoard(t, cfg), k: 1}
-	m, cur, err := r.loadCheckpoint()
-	if err != nil || m == nil || m.Format != checkpointFormat {
-		t.Fatalf("loading the checkpoint: %v", err)
-	}
+	cfg, want, m, cur := stoppedAt(t, cfg, 20)
 	// Write the layer again, raw, one file per file, and a manifest of
 	// format /1 for it.
 	raw := *m
@@ -282,17 +269,9 @@ func TestCheckpointRaw(t *testing.T) {
 		files = append(files, f)
 		crcs[i] = crc32.New(castagnoli)
 	}
-	var buf []byte
 	for _, g := range cur.groups {
 		fi := slices.Index(cur.files, g.file)
-		entries := make([]uint64, g.words)
-		for lo := 0; lo < g.words/m.Stride; lo += chunkStates {
-			piece := entries[lo*m.Stride : min(g.words, (lo+chunkStates)*m.Stride)]
-			if err := g.file.readPiece(g, lo, piece, &buf); err != nil {
-				t.Fatal(err)
-			}
-		}
-		b := wordBytes(entries)
+		b := wordBytes(readGroup(t, g, m.Stride))
 		files[fi].Write(b)
 		crcs[fi].Write(b)
 		raw.Groups = append(raw.Groups, [4]int64{int64(fi), sizes[fi] / 8, int64(g.words)})
@@ -302,38 +281,14 @@ func TestCheckpointRaw(t *testing.T) {
 		f.Close()
 		raw.Files = append(raw.Files, fileSum{Name: filepath.Base(f.Name()), Size: sizes[i], CRC32C: crcs[i].Sum32()})
 	}
-	for _, lf := range cur.files {
-		lf.f.Close()
-		os.Remove(lf.f.Name())
-	}
+	removeLayer(cur)
 	body, err := json.Marshal(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body = bytes.ReplaceAll(body, []byte(`,0]`), []byte(`]`)) // [file, word offset, words]
-	body = fmt.Appendf(body, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoli))
-	if err := os.WriteFile(cfg.Checkpoint, body, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Count(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Resumed != 20 || got.Tours.Cmp(want.Tours) != 0 || !slices.Equal(got.States, want.States) {
-		t.Errorf("resumed after square %d from raw layers: %v tours, want %v", got.Resumed, got.Tours, want.Tours)
-	}
-	if left, _ := os.ReadDir(dir); len(left) != 0 {
-		t.Errorf("%d files left after the count: %v", len(left), left[0].Name())
-	}
-}
-
-func mustBoard(t *testing.T, cfg Config) *board {
-	t.Helper()
-	f, err := newBoard(cfg.Rows, cfg.Cols)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
+	writeManifest(t, cfg.Checkpoint, body)
+	resumedAt(t, cfg, want, 20)
 }
 
 // TestCheckpointHashOrder resumes from a checkpoint of format /2, whose
@@ -342,20 +297,7 @@ func mustBoard(t *testing.T, cfg Config) *board {
 // its layer, which a lean step made in mix order, again in hash order.
 func TestCheckpointHashOrder(t *testing.T) {
 	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, compact: true}
-	want, err := Count(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	cfg.Checkpoint = filepath.Join(dir, "count.ckpt")
-	if err := interrupted(t, cfg, 20); !errors.Is(err, context.Canceled) {
-		t.Fatalf("stopped with %v", err)
-	}
-	r := &counter{cfg: cfg, f: mustBoard(t, cfg), k: 1}
-	m, cur, err := r.loadCheckpoint()
-	if err != nil || m == nil || m.Format != checkpointFormat {
-		t.Fatalf("loading the checkpoint: %v", err)
-	}
+	cfg, want, m, cur := stoppedAt(t, cfg, 20)
 	if i := slices.IndexFunc(m.Files, func(fs fileSum) bool { return fs.Order == "mix" }); i < 0 {
 		t.Fatalf("no layer file in mix order: %+v", m.Files)
 	}
@@ -368,16 +310,8 @@ func TestCheckpointHashOrder(t *testing.T) {
 		files = append(files, lf)
 	}
 	var groups []group
-	var buf []byte
 	for _, g := range cur.groups {
-		entries := make([]uint64, g.words)
-		for lo := 0; lo < g.words/m.Stride; lo += chunkStates {
-			piece := entries[lo*m.Stride : min(g.words, (lo+chunkStates)*m.Stride)]
-			if err := g.file.readPiece(g, lo, piece, &buf); err != nil {
-				t.Fatal(err)
-			}
-		}
-		out, err := files[slices.Index(cur.files, g.file)].write(entries)
+		out, err := files[slices.Index(cur.files, g.file)].write(readGroup(t, g, m.Stride))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -385,34 +319,98 @@ func TestCheckpointHashOrder(t *testing.T) {
 	}
 	hash := *m
 	hash.Format = checkpointFormatHash
+	var err error
 	if hash.Files, hash.Groups, err = recordLayer(files, groups); err != nil {
 		t.Fatal(err)
 	}
 	for i := range hash.Files {
 		hash.Files[i].Order = "" // format /2 has none
 	}
-	for _, lf := range slices.Concat(cur.files, files) {
+	for _, lf := range files {
 		lf.f.Close()
 	}
-	for _, lf := range cur.files {
-		os.Remove(lf.f.Name())
-	}
+	removeLayer(cur)
 	body, err := json.Marshal(hash)
 	if err != nil {
 		t.Fatal(err)
 	}
-	body = fmt.Appendf(body, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoli))
-	if err := os.WriteFile(cfg.Checkpoint, body, 0o644); err != nil {
+	writeManifest(t, cfg.Checkpoint, body)
+	resumedAt(t, cfg, want, 20)
+}
+
+// stoppedAt counts cfg whole, then again with a checkpoint in a directory
+// of its own, stopped after square stop, and returns cfg with the
+// checkpoint, the whole count, and the checkpoint's manifest and layer.
+func stoppedAt(t *testing.T, cfg Config, stop int) (Config, *Result, *manifest, *layer) {
+	t.Helper()
+	want, err := Count(context.Background(), cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Checkpoint = filepath.Join(t.TempDir(), "count.ckpt")
+	if err := interrupted(t, cfg, stop); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped with %v", err)
+	}
+	r := &counter{cfg: cfg, f: mustBoard(t, cfg), k: 1}
+	m, cur, err := r.loadCheckpoint()
+	if err != nil || m == nil || m.Format != checkpointFormat {
+		t.Fatalf("loading the checkpoint: %v", err)
+	}
+	return cfg, want, m, cur
+}
+
+// readGroup returns the entries of group g of a layer on disk.
+func readGroup(t *testing.T, g group, stride int) []uint64 {
+	t.Helper()
+	entries := make([]uint64, g.words)
+	var buf []byte
+	for lo := 0; lo < g.words/stride; lo += chunkStates {
+		piece := entries[lo*stride : min(g.words, (lo+chunkStates)*stride)]
+		if err := g.file.readPiece(g, lo, piece, &buf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return entries
+}
+
+// removeLayer closes and removes the files of l.
+func removeLayer(l *layer) {
+	for _, lf := range l.files {
+		lf.f.Close()
+		os.Remove(lf.f.Name())
+	}
+}
+
+// writeManifest writes body, a manifest, to ckpt with its checksum.
+func writeManifest(t *testing.T, ckpt string, body []byte) {
+	t.Helper()
+	body = fmt.Appendf(body, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoli))
+	if err := os.WriteFile(ckpt, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// resumedAt resumes cfg and checks that it went on after square stop to
+// the count and states of want, and left nothing behind.
+func resumedAt(t *testing.T, cfg Config, want *Result, stop int) {
+	t.Helper()
 	got, err := Count(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Resumed != 20 || got.Tours.Cmp(want.Tours) != 0 || !slices.Equal(got.States, want.States) {
-		t.Errorf("resumed after square %d from a layer in hash order: %v tours, want %v", got.Resumed, got.Tours, want.Tours)
+	if got.Resumed != stop || got.Tours.Cmp(want.Tours) != 0 || !slices.Equal(got.States, want.States) {
+		t.Errorf("resumed after square %d: %v tours, states %v; want after %d, %v, %v", got.Resumed, got.Tours, got.States, stop, want.Tours, want.States)
 	}
-	if left, _ := os.ReadDir(dir); len(left) != 0 {
+	if left, _ := os.ReadDir(filepath.Dir(cfg.Checkpoint)); len(left) != 0 {
 		t.Errorf("%d files left after the count: %v", len(left), left[0].Name())
 	}
+}
+
+func mustBoard(t *testing.T, cfg Config) *board {
+	t.Helper()
+	f, err := newBoard(cfg.Rows, cfg.Cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

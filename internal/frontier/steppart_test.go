@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
@@ -143,10 +141,7 @@ func TestStepPartRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			body = fmt.Appendf(body, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoli))
-			if err := os.WriteFile(ckpt, body, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeManifest(t, ckpt, body)
 		}
 	}
 	for _, tt := range []struct {
