@@ -437,7 +437,6 @@ func (r *counter) openLayer(sums []fileSum, recs [][4]int64, stride, states int,
 // opens its files.
 func (r *counter) openPart(m *manifest, raw bool) error {
 	p := m.Step
-	groups := 1 << p.GroupBits
 	classes := 1
 	for range p.Positions {
 		classes *= 3
@@ -461,6 +460,16 @@ func (r *counter) openPart(m *manifest, raw bool) error {
 			return fmt.Errorf("classes told by window positions %v", p.Positions)
 		}
 	}
+	// The step's files are its own: it cuts them back, which must not
+	// touch the layer it expands.
+	named := map[string]bool{}
+	for _, fs := range slices.Concat(m.Files, p.Files) {
+		if named[fs.Name] {
+			return fmt.Errorf("it names the file %s twice", fs.Name)
+		}
+		named[fs.Name] = true
+	}
+	groups := 1 << p.GroupBits
 	for _, ps := range p.Left {
 		if ps.Lo < 0 || ps.Lo >= ps.Hi || ps.Hi > groups || ps.Classes == 0 ||
 			ps.Classes != allClasses && classes < 64 && ps.Classes>>classes != 0 || !(ps.Share >= 0 && ps.Share <= 1) {

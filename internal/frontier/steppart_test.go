@@ -156,6 +156,8 @@ func TestStepPartRefused(t *testing.T) {
 		{"a pass outside the groups", forge(func(p *stepPart) { p.Left[0].Hi = 1<<p.GroupBits + 1 })},
 		{"a position outside the window", forge(func(p *stepPart) { p.Positions[0] = 99 })},
 		{"more states than its groups", forge(func(p *stepPart) { p.States++ })},
+		{"a negative number of groups", forge(func(p *stepPart) { p.GroupBits = -1 })},
+		{"a file of the layer it expands", forge(func(p *stepPart) { p.Files[0].Name = "c.20-0.layer" })},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := cfg
