@@ -74,7 +74,7 @@ func (o keyOrder) String() string {
 // encoder turns groups of entries into blocks; each worker has its own.
 type encoder struct {
 	order, spare []sortable
-	starts       []int32 // bucket starts, for sortByHash
+	starts       []int32 // bucket starts, for sortByValue
 	buf          []byte
 }
 
