@@ -41,7 +41,12 @@ type Progress struct {
 	// share of the states the pass has taken on, from 0 to 1.
 	Pass, Passes int
 	Expanded     float64
-	Elapsed      time.Duration
+	// Checked is, for CountDP resuming from a checkpoint (WithCheckpoint),
+	// the share of the checkpoint's files read back and checked so far,
+	// from 0 to 1, while it checks them; 0 before and after. On 8 rows
+	// they hold tens of gigabytes and take minutes to check.
+	Checked float64
+	Elapsed time.Duration
 }
 
 // Fraction returns the share of tasks done, from 0 to 1. Count hands tasks

@@ -39,7 +39,10 @@ func (p *progressLine) show(pr knightstour.Progress) {
 // states after the last, and how far the next square is.
 func (p *progressLine) showSteps(pr knightstour.Progress) {
 	next := ""
-	if pr.TasksDone < pr.Tasks && pr.Expanded > 0 {
+	switch {
+	case pr.Checked > 0:
+		next = fmt.Sprintf(" (resuming: %.0f%% of the checkpoint's files checked)", 100*pr.Checked)
+	case pr.TasksDone < pr.Tasks && pr.Expanded > 0:
 		next = fmt.Sprintf(" (square %d: %.0f%%", pr.TasksDone+1, 100*pr.Expanded)
 		if pr.Passes > 1 {
 			next += fmt.Sprintf(" of pass %d of %d", pr.Pass, pr.Passes)

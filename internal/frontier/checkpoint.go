@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // ErrCheckpoint reports a checkpoint that cannot be resumed from: torn,
@@ -338,6 +339,20 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 			return nil, nil, bad("totals of the wrong size")
 		}
 	}
+	var size int64
+	for _, fs := range m.Files {
+		size += max(fs.Size, 0)
+	}
+	if m.Step != nil {
+		for _, fs := range m.Step.Files {
+			size += max(fs.Size, 0)
+		}
+	}
+	r.checked.Store(0)
+	r.toCheck.Store(size)
+	r.done.Store(int64(m.Squares)) // for progress while checking
+	r.last.Store(int64(m.States[m.Squares-1]))
+	defer r.checked.Store(size)
 	cur := &layer{n: m.States[m.Squares-1]}
 	if cur.files, cur.groups, err = r.openLayer(m.Files, m.Groups, m.Stride, cur.n, raw, false); err != nil {
 		return nil, nil, bad("%v", err)
@@ -388,7 +403,7 @@ func (r *counter) openLayer(sums []fileSum, recs [][4]int64, stride, states int,
 			return files, nil, fmt.Errorf("layer file %s in key order %q", fs.Name, fs.Order)
 		}
 		files = append(files, lf)
-		n, err := io.Copy(h, io.LimitReader(f, fs.Size))
+		n, err := io.Copy(io.MultiWriter(h, (*byteTally)(&r.checked)), io.LimitReader(f, fs.Size))
 		if err != nil {
 			return files, nil, err
 		}
@@ -479,6 +494,14 @@ func (r *counter) openPart(m *manifest, raw bool) error {
 	var err error
 	p.files, p.groups, err = r.openLayer(p.Files, p.Groups, m.Stride, int(p.States), false, true)
 	return err
+}
+
+// byteTally counts the bytes written to it, for progress.
+type byteTally atomic.Int64
+
+func (t *byteTally) Write(p []byte) (int, error) {
+	(*atomic.Int64)(t).Add(int64(len(p)))
+	return len(p), nil
 }
 
 // cutLast splits data into everything before its last line and that

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
 )
@@ -336,6 +337,44 @@ func TestCheckpointHashOrder(t *testing.T) {
 	}
 	writeManifest(t, cfg.Checkpoint, body)
 	resumedAt(t, cfg, want, 20)
+}
+
+// TestCheckpointCheckedProgress checks what a resumed count's progress
+// says while it reads back the checkpoint's files, which on 8 rows takes
+// minutes: the squares and states of the checkpoint, and the share of
+// the files' bytes checked.
+func TestCheckpointCheckedProgress(t *testing.T) {
+	cfg := Config{Rows: 5, Cols: 6, Mode: FromStart, Workers: 2, MemoryLimit: 1 << 30, compact: true}
+	cfg.Checkpoint = filepath.Join(t.TempDir(), "count.ckpt")
+	if err := interrupted(t, cfg, 12); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped with %v", err)
+	}
+	r := &counter{cfg: cfg, f: mustBoard(t, cfg), k: 1}
+	m, cur, err := r.loadCheckpoint()
+	if err != nil || m == nil {
+		t.Fatalf("loading the checkpoint: %v", err)
+	}
+	defer removeLayer(cur)
+	var size int64
+	for _, lf := range cur.files {
+		size += lf.size
+	}
+	type view struct {
+		Squares, States int
+		Checked         float64
+		Bytes, OfAll    int64
+	}
+	got := view{Bytes: r.checked.Load(), OfAll: r.toCheck.Load()}
+	p := r.snapshot(time.Now())
+	got.Squares, got.States, got.Checked = p.Squares, p.States, p.Checked
+	want := view{Squares: m.Squares, States: m.States[m.Squares-1], Bytes: size, OfAll: size}
+	if diff := gocmp.Diff(want, got); diff != "" || size == 0 {
+		t.Errorf("after checking %d bytes (-want +got):\n%s", size, diff)
+	}
+	r.checked.Store(size / 4)
+	if p := r.snapshot(time.Now()); p.Checked != float64(size/4)/float64(size) {
+		t.Errorf("a quarter of the bytes checked: progress says %v", p.Checked)
+	}
 }
 
 // stoppedAt counts cfg whole, then again with a checkpoint in a directory
