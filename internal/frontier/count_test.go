@@ -145,10 +145,83 @@ func TestCountShards(t *testing.T) {
 	}
 }
 
+// TestDecode17 checks the table-driven decoding of keys of 17 squares
+// against a digit at a time, on random keys and the largest.
+func TestDecode17(t *testing.T) {
+	f := mustBoard(t, Config{Rows: 8, Cols: 9})
+	rng := rand.New(rand.NewPCG(11, 12))
+	keys := []uint64{0, 1, 4*f.pow11 - 1, f.pow11, 3 * f.pow11}
+	for range 10000 {
+		keys = append(keys, rng.Uint64N(4*f.pow11))
+	}
+	type decoded struct {
+		Squares    [18]uint8
+		Z          int
+		Free, Ends uint32
+	}
+	for _, key := range keys {
+		var got, want decoded
+		got.Z, got.Free, got.Ends = decode17(key, &got.Squares)
+		k := key
+		for p := range 17 {
+			c := uint8(k % 11)
+			want.Squares[p], k = c, k/11
+			if c == slotFree {
+				want.Free |= 1 << p
+			}
+			if c >= slotToZ {
+				want.Ends |= 1 << p
+			}
+		}
+		want.Z = int(k)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("key %d (-digit by digit +decode17):\n%s", key, diff)
+		}
+	}
+}
+
+// BenchmarkDecodeKey decodes keys of 8x8 states (17 squares, in base
+// 11), which every state of a layer goes through once a step.
+func BenchmarkDecodeKey(b *testing.B) {
+	f, windows := randomWindows(b, 8, 8)
+	keys := make([]uint64, len(windows))
+	for i := range windows {
+		keys[i] = f.encode(&windows[i], i&3)
+	}
+	var sum uint32
+	var a [18]uint8
+	for b.Loop() {
+		for _, key := range keys {
+			z, free, ends := f.decode(key, &a)
+			sum += uint32(z) + free + ends + uint32(a[f.slots-1])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/key")
+	if sum == 1 {
+		b.Log(sum)
+	}
+}
+
 // BenchmarkEncodeKey encodes windows of 8x8 states (17 squares, in base
 // 11), the step's most frequent call on boards 8 wide.
 func BenchmarkEncodeKey(b *testing.B) {
-	f, err := newBoard(8, 8)
+	f, windows := randomWindows(b, 8, 8)
+	var sum uint64
+	for b.Loop() {
+		for i := range windows {
+			sum += f.encode(&windows[i], i&3)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(windows)), "ns/key")
+	if sum == 1 {
+		b.Log(sum)
+	}
+}
+
+// randomWindows returns a board and 1024 windows of its squares drawn at
+// random, half of them done, about as in the middle of a count.
+func randomWindows(b *testing.B, rows, cols int) (*board, [][18]uint8) {
+	f, err := newBoard(rows, cols)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -168,14 +241,5 @@ func BenchmarkEncodeKey(b *testing.B) {
 			}
 		}
 	}
-	var sum uint64
-	for b.Loop() {
-		for i := range windows {
-			sum += f.encode(&windows[i], i&3)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(windows)), "ns/key")
-	if sum == 1 {
-		b.Log(sum)
-	}
+	return f, windows
 }
