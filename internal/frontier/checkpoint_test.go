@@ -445,7 +445,7 @@ func resumedAt(t *testing.T, cfg Config, want *Result, stop int) {
 	}
 }
 
-func mustBoard(t *testing.T, cfg Config) *board {
+func mustBoard(t testing.TB, cfg Config) *board {
 	t.Helper()
 	f, err := newBoard(cfg.Rows, cfg.Cols)
 	if err != nil {

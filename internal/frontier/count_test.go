@@ -251,7 +251,7 @@ func BenchmarkEncodeKey(b *testing.B) {
 
 // randomWindows returns a board and 1024 windows of its squares drawn at
 // random, half of them done, about as in the middle of a count.
-func randomWindows(b *testing.B, rows, cols int) (*board, [][18]uint8) {
+func randomWindows(b testing.TB, rows, cols int) (*board, [][18]uint8) {
 	f, err := newBoard(rows, cols)
 	if err != nil {
 		b.Fatal(err)

@@ -39,22 +39,14 @@ func (m mixer) mix(key uint64) uint64 {
 	return key ^ key>>m.shift
 }
 
-// unmix inverts mix.
+// unmix inverts mix. Each xorshift is its own inverse: the shift is at
+// least half the width, so shifting twice leaves nothing.
 func (m mixer) unmix(h uint64) uint64 {
-	h = m.unshift(h)
+	h ^= h >> m.shift
 	h = h * m.inv2 & m.mask
-	h = m.unshift(h)
+	h ^= h >> m.shift
 	h = h * m.inv1 & m.mask
-	return m.unshift(h)
-}
-
-// unshift inverts x ^= x>>m.shift: x is y ^ y>>s ^ y>>2s ^ ..., which
-// doubling shifts gather in a few steps.
-func (m mixer) unshift(y uint64) uint64 {
-	for s := m.shift; s < m.bits; s *= 2 {
-		y ^= y >> s
-	}
-	return y
+	return h ^ h>>m.shift
 }
 
 // inverse returns the inverse of odd a modulo 2^64 (so also modulo any

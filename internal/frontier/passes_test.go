@@ -163,3 +163,26 @@ func TestPlanPassesCoversEveryClass(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkClass tells the classes of 8x8 keys (base 11) by three window
+// positions, which every pass of a lean step in passes does for every
+// state of the layer it reads.
+func BenchmarkClass(b *testing.B) {
+	f, windows := randomWindows(b, 8, 8)
+	keys := make([]uint64, len(windows))
+	for i := range windows {
+		keys[i] = f.encode(&windows[i], i&3)
+	}
+	c := classifier{f: f}
+	c.setPositions([]int{3, 9, 14})
+	sum := 0
+	for b.Loop() {
+		for _, key := range keys {
+			sum += c.class(key)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/key")
+	if sum == 1 {
+		b.Log(sum)
+	}
+}
