@@ -40,6 +40,8 @@ func (p *progressLine) show(pr knightstour.Progress) {
 func (p *progressLine) showSteps(pr knightstour.Progress) {
 	next := ""
 	switch {
+	case pr.Demands > 0:
+		next = fmt.Sprintf(" (finding the demands a tour can still meet: %.0f%%)", 100*pr.Demands)
 	case pr.Checked > 0:
 		next = fmt.Sprintf(" (resuming: %.0f%% of the checkpoint's files checked)", 100*pr.Checked)
 	case pr.TasksDone < pr.Tasks && pr.Expanded > 0:

@@ -377,6 +377,28 @@ func TestCheckpointCheckedProgress(t *testing.T) {
 	}
 }
 
+// TestDemandsProgress checks the share of the demand passes that progress
+// reports before the first square: half way through their 2(n-1) squares,
+// and none once they are done, as after viability.
+func TestDemandsProgress(t *testing.T) {
+	cfg := Config{Rows: 5, Cols: 5, Mode: FromStart, Workers: 1, MemoryLimit: 1 << 30}
+	r := &counter{cfg: cfg, f: mustBoard(t, cfg), mem: &memory{limit: cfg.MemoryLimit}}
+	r.demanded.Store(int64(r.f.n - 1))
+	if p := r.snapshot(time.Now()); p.Demands != 0.5 {
+		t.Errorf("half the demand passes done: progress says %v", p.Demands)
+	}
+	r.demanded.Store(0)
+	if _, err := r.viability(context.Background(), packDemand(0, 0, r.firstZ())); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.demanded.Load(), int64(2*(r.f.n-1)); got != want {
+		t.Errorf("after the demand passes: %d squares done, want %d", got, want)
+	}
+	if p := r.snapshot(time.Now()); p.Demands != 0 {
+		t.Errorf("after the demand passes: progress says %v", p.Demands)
+	}
+}
+
 // stoppedAt counts cfg whole, then again with a checkpoint in a directory
 // of its own, stopped after square stop, and returns cfg with the
 // checkpoint, the whole count, and the checkpoint's manifest and layer.

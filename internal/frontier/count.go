@@ -128,6 +128,11 @@ type Progress struct {
 	// the pass has expanded, from 0 to 1.
 	Pass, Passes int
 	Expanded     float64
+	// Demands is, before the first square, the share of the work of
+	// finding which demands can still end in a tour (the demand filters,
+	// two passes over the squares), from 0 to 1; it is 0 once they are
+	// found. On 8 rows this takes a minute or two.
+	Demands float64
 	// Checked is, while a count resumed from a checkpoint reads back the
 	// files of states it names to check them, the share of their bytes
 	// read, from 0 to 1; it is 0 once they are checked (and in a count
@@ -310,6 +315,9 @@ type counter struct {
 	// For progress while resuming: the bytes of the checkpoint's layer
 	// files checked so far and of all.
 	checked, toCheck atomic.Int64
+	// demanded is, for progress, the squares the demand passes are done
+	// with, counting each pass.
+	demanded atomic.Int64
 }
 
 func (r *counter) snapshot(begin time.Time) Progress {
@@ -317,6 +325,9 @@ func (r *counter) snapshot(begin time.Time) Progress {
 		Pass: int(r.pass.Load()), Passes: int(r.passesPlanned.Load())}
 	if n := r.pieces.Load(); n > 0 {
 		p.Expanded = float64(r.expanded.Load()) / float64(n)
+	}
+	if n, d := int64(2*(r.f.n-1)), r.demanded.Load(); d > 0 && d < n {
+		p.Demands = float64(d) / float64(n)
 	}
 	if n, c := r.toCheck.Load(), r.checked.Load(); c < n {
 		p.Checked = float64(c) / float64(n)

@@ -184,6 +184,7 @@ func (r *counter) viability(ctx context.Context, first uint64) (*viability, erro
 			return nil, r.demandMemoryError(v)
 		}
 		cur = next
+		r.demanded.Add(1)
 	}
 	// The backward pass looks up exact sets: a filter's false positives
 	// would make more demands viable at each step back.
@@ -229,6 +230,7 @@ func (r *counter) viability(ctx context.Context, first uint64) (*viability, erro
 		}
 		r.mem.release(int64(cap(occur[v-1])) * 8)
 		occur[v-1] = nil
+		r.demanded.Add(1)
 	}
 	return vb, nil
 }
