@@ -22,6 +22,11 @@ mkdir -p bench
 cmd="go test -run '^\$' -bench . -benchmem -count $COUNT . ./queens"
 echo "running: $cmd" >&2
 eval "$cmd" > "$raw"
+# The frontier's operations on one state of 8 rows (17 squares a key, in
+# base 11), which the counts of 8 rows make billions of times a square.
+frontier="go test -run '^\$' -bench 'EncodeKey|DecodeKey|Unmix|Class|Encode\$' -count $COUNT ./internal/frontier"
+echo "running: $frontier" >&2
+eval "$frontier" >> "$raw"
 
 # The shipped binary is built with profile-guided optimisation
 # (cmd/knightstour/default.pgo, from scripts/pgo.sh); time it too, on n = 17.
@@ -167,6 +172,16 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo "|---|---|---|---|---|---|"
 	echo "$dp77"
 	echo "$dp77spill"
+	echo
+	echo "The operations on one state of 8 rows (\`$frontier\`), made billions of times a square on 8x8:"
+	echo
+	echo "| what | ns a state |"
+	echo "|---|---|"
+	echo "| a key from a window of 17 squares, labels renamed (\`EncodeKey\`) | $(median EncodeKey ns/key) |"
+	echo "| a window from a key (\`DecodeKey\`) | $(median DecodeKey ns/key) |"
+	echo "| a key from its place in a lean layer's order (\`Unmix\`) | $(median Unmix ns/key) |"
+	echo "| the class of a key, for a pass (\`Class\`) | $(median Class ns/key) |"
+	echo "| a layer's group packed for disk (\`Encode\`) | $(median Encode ns/state) |"
 	echo
 	echo "## One tour on any board (issue 4)"
 	echo
