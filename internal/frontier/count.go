@@ -102,6 +102,10 @@ type Config struct {
 	// (passes counts them from 1), on a goroutine of the count: for tests
 	// that stop a count between passes.
 	afterPass func(v, passes int)
+	// onSkip, when not nil, is called for each piece of a layer that a
+	// pass does not read, its groups holding none of the pass's classes
+	// (classParts), on a worker: for tests that check passes skip.
+	onSkip func()
 	// freeBytes, when not nil, stands for the file system's free space
 	// (space_linux.go), asked at every write: for tests of a disk too
 	// small for the layers.

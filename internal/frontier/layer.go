@@ -21,6 +21,9 @@ type layer struct {
 	groups []group // dense entries of 1+k words
 	n      int
 	files  []*layerFile // where its groups lie on disk, if they do
+	// parts, when not nil, says which classes of states its groups hold,
+	// for a layer made in passes by classes (see classParts).
+	parts *classParts
 }
 
 // free returns the layer's memory and removes its files.

@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 )
 
@@ -200,4 +201,154 @@ func pow(b uint64, e int) uint64 {
 // take reports whether a pass of classes expands the state of key.
 func (c *classifier) take(classes, key uint64) bool {
 	return classes == allClasses || classes>>c.class(key)&1 != 0
+}
+
+// A layer made in passes by classes holds each class in the groups of
+// the passes that made it, and its states keep their classes at the
+// window positions one lower (the window moved on a square). Where the
+// next step leaves those positions alone too, its passes can be the same
+// classes, and each reads only the groups of the passes it follows:
+// without that, every pass reads and decodes the whole layer and drops
+// all but its share, about a tenth of the work of a step in four passes.
+
+// classParts says which classes the groups of a layer hold: by the
+// window positions pos, groups [lo, hi) of each range hold only states
+// of its classes, and the ranges cover the layer's groups in order.
+type classParts struct {
+	pos    []int
+	ranges []classRange
+}
+
+// A classRange is the groups a pass made and the classes it took.
+type classRange struct {
+	lo, hi  int
+	classes uint64
+}
+
+// add records that the groups [lo, hi) hold only states of classes.
+func (cp *classParts) add(lo, hi int, classes uint64) {
+	cp.ranges = append(cp.ranges, classRange{lo, hi, classes})
+}
+
+// moved returns the parts as the next step sees them, its window one
+// square on, or nil if a position leaves the window.
+func (cp *classParts) moved() *classParts {
+	if cp == nil || len(cp.pos) == 0 {
+		return nil
+	}
+	pos := make([]int, len(cp.pos))
+	for i, p := range cp.pos {
+		if p < 2 {
+			return nil
+		}
+		pos[i] = p - 1
+	}
+	return &classParts{pos: pos, ranges: cp.ranges}
+}
+
+// usable reports whether a step that leaves the window positions keep
+// alone, and whose layer has groups groups, can pass by cp's classes.
+func (cp *classParts) usable(keep []int, groups int) bool {
+	if cp == nil {
+		return false
+	}
+	for _, p := range cp.pos {
+		if !slices.Contains(keep, p) {
+			return false
+		}
+	}
+	next := 0
+	for _, r := range cp.ranges {
+		if r.lo != next || r.hi < r.lo || r.classes == allClasses {
+			return false
+		}
+		next = r.hi
+	}
+	return next == groups
+}
+
+// alignedPasses plans the passes of a step by the classes of the parts
+// of cur (usable), for tables of at most part of the next layer each:
+// the classes of each range of cur's groups, as their states' share of
+// cur, go into passes first fit, largest first; classes too many for one
+// pass are shared out in several, and a single class too large for one
+// pass is made in ranges of the next layer's groups, as planPasses does.
+// A pass that turns out too large is made again as two (lean).
+func alignedPasses(cp *classParts, cur *layer, stride int, part float64, groups int) []pass {
+	type unit struct {
+		classes uint64
+		share   float64
+	}
+	var units []unit
+	for _, r := range cp.ranges {
+		n := 0
+		for _, g := range cur.groups[r.lo:r.hi] {
+			n += g.words / stride
+		}
+		sh := float64(n) / float64(max(cur.n, 1))
+		if i := slices.IndexFunc(units, func(u unit) bool { return u.classes == r.classes }); i >= 0 {
+			units[i].share += sh
+			continue
+		}
+		units = append(units, unit{r.classes, sh})
+	}
+	// Sets of classes too large for a pass are cut into smaller ones,
+	// each judged an even share of the set.
+	for i := 0; i < len(units); i++ {
+		u := units[i]
+		if u.share <= part || bits.OnesCount64(u.classes) < 2 {
+			continue
+		}
+		p := pass{classes: u.classes}
+		a, b, _ := p.split()
+		na, nb := bits.OnesCount64(a.classes), bits.OnesCount64(b.classes)
+		units[i] = unit{a.classes, u.share * float64(na) / float64(na+nb)}
+		units = append(units, unit{b.classes, u.share * float64(nb) / float64(na+nb)})
+		i--
+	}
+	slices.SortStableFunc(units, func(a, b unit) int { return cmp.Compare(b.share, a.share) })
+	var passes []pass
+	for _, u := range units {
+		if u.share > part { // one class, in ranges of groups
+			n := groups
+			if part > 0 && u.share/part < float64(groups) {
+				n = int(u.share/part) + 1
+			}
+			for i := range n {
+				passes = append(passes, pass{classes: u.classes, lo: groups * i / n, hi: groups * (i + 1) / n, share: u.share / float64(n)})
+			}
+			continue
+		}
+		placed := false
+		for i := range passes {
+			if p := &passes[i]; p.hi-p.lo == groups && p.share+u.share <= part {
+				p.classes |= u.classes
+				p.share += u.share
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			passes = append(passes, pass{classes: u.classes, lo: 0, hi: groups, share: u.share})
+		}
+	}
+	return passes
+}
+
+// reads reports whether a pass of classes must read group g of a layer
+// with parts cp (nil: every group).
+func (cp *classParts) reads(g int, classes uint64) bool {
+	if cp == nil || classes == allClasses {
+		return true
+	}
+	i, _ := slices.BinarySearchFunc(cp.ranges, g, func(r classRange, g int) int {
+		switch {
+		case r.hi <= g:
+			return -1
+		case r.lo > g:
+			return 1
+		}
+		return 0
+	})
+	return i == len(cp.ranges) || cp.ranges[i].classes&classes != 0
 }

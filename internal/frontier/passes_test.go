@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"os"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -90,6 +91,8 @@ func TestCountClassPasses(t *testing.T) {
 		}
 		for _, part := range parts {
 			cfg.SpillDir, cfg.Lean, cfg.passPart = t.TempDir(), true, part
+			var skipped atomic.Int64
+			cfg.onSkip = func() { skipped.Add(1) }
 			got, err := Count(context.Background(), cfg)
 			if err != nil {
 				t.Fatalf("%dx%d %v in passes of %v: %v", cfg.Rows, cfg.Cols, cfg.Mode, part, err)
@@ -99,6 +102,9 @@ func TestCountClassPasses(t *testing.T) {
 			}
 			if got.Passes < 3 {
 				t.Errorf("%dx%d %v in passes of %v: at most %d passes a step, want 3 or more", cfg.Rows, cfg.Cols, cfg.Mode, part, got.Passes)
+			}
+			if skipped.Load() == 0 {
+				t.Errorf("%dx%d %v in passes of %v: no pass read only the groups of its classes", cfg.Rows, cfg.Cols, cfg.Mode, part)
 			}
 		}
 	}
@@ -184,5 +190,22 @@ func BenchmarkClass(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/key")
 	if sum == 1 {
 		b.Log(sum)
+	}
+}
+
+// BenchmarkCountInPasses counts 6x7 from the corner with its layers on
+// disk and every step from the tenth square on in passes of at most a
+// quarter of the next layer, as the widest squares of 8x8 are made.
+func BenchmarkCountInPasses(b *testing.B) {
+	cfg := Config{Rows: 6, Cols: 7, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.25}
+	for b.Loop() {
+		cfg.SpillDir = b.TempDir()
+		res, err := Count(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Tours.String() != "57968982" {
+			b.Fatalf("%v tours", res.Tours)
+		}
 	}
 }

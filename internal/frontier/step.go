@@ -74,6 +74,9 @@ type stepper struct {
 	// the classes of cur's states that its passes share out.
 	passes  int
 	classes *classifier
+	// aligned says that the passes are by the classes of cur's parts, so
+	// that each reads only the groups of cur that hold its classes.
+	aligned bool
 }
 
 // step adds square v to every state of cur and returns the next layer,
@@ -208,6 +211,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	r.passes = max(r.passes, s.passes)
 	r.part = nil
 	s.out.n = int(s.states.Load())
+	s.out.parts = s.out.parts.moved()
 	return s.out, nil
 }
 
@@ -243,6 +247,12 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 		defer r.expanded.Add(1)
 		w := s.ws[wi]
 		p := s.pieces[i]
+		if s.aligned && !s.cur.parts.reads(p.g, classes) {
+			if r.cfg.onSkip != nil {
+				r.cfg.onSkip()
+			}
+			return nil // none of its states is of these classes
+		}
 		gr := s.cur.groups[p.g]
 		entries := gr.entries
 		lo, hi := p.lo*stride, p.hi*stride
@@ -347,15 +357,23 @@ func (s *stepper) lean(part *stepPart) error {
 		s.passes = part.Passes
 		s.kept.Store(part.Kept)
 	} else if need := float64(s.est+1) * perState; multi && (room < need || r.cfg.passPart > 0) {
-		sample, err := s.sample()
-		if err != nil {
-			return err
-		}
 		part := room / need
 		if r.cfg.passPart > 0 {
 			part = r.cfg.passPart
 		}
-		passes, s.classes = planPasses(r.f, &r.f.steps[s.v], sample, part, groups)
+		if cp := s.cur.parts; cp.usable(untouched(&r.f.steps[s.v], r.f.slots), len(s.cur.groups)) {
+			passes, s.aligned = alignedPasses(cp, s.cur, stride, part, groups), true
+			s.classes.setPositions(cp.pos)
+		} else {
+			sample, err := s.sample()
+			if err != nil {
+				return err
+			}
+			passes, s.classes = planPasses(r.f, &r.f.steps[s.v], sample, part, groups)
+		}
+	}
+	if part == nil && len(s.classes.pos) > 0 {
+		s.out.parts = &classParts{pos: s.classes.pos}
 	}
 	r.arena.sizeFor(s.est * stride)
 	defer r.pass.Store(0)
@@ -516,8 +534,12 @@ func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
 	})
 	if err != nil {
 		s.out.groups = s.out.groups[:base]
+		return err
 	}
-	return err
+	if s.out.parts != nil {
+		s.out.parts.add(base, len(s.out.groups), p.classes)
+	}
+	return nil
 }
 
 // fill gives groups [lo, hi) of the next layer their tables, has feed add
