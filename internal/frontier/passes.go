@@ -90,15 +90,30 @@ func untouched(st *step, slots int) []int {
 	return keep
 }
 
-// planPasses splits the step into passes whose tables take at most part
-// of the next layer each, judging the classes' sizes from sample, keys of
-// cur; a class larger than part is made in ranges of groups, at worst a
-// group a pass. It returns the classifier of the passes' classes.
-func planPasses(f *board, st *step, sample []uint64, part float64, groups int) ([]pass, *classifier) {
+// planPasses splits the step adding square v into passes whose tables
+// take at most part of the next layer each, judging the classes' sizes
+// from sample, keys of cur; a class larger than part is made in ranges
+// of groups, at worst a group a pass. It returns the classifier of the
+// passes' classes. It tells classes by positions the next steps leave
+// alone too where those split the layer finely enough, so that their
+// passes can follow these (alignedPasses).
+func planPasses(f *board, v int, sample []uint64, part float64, groups int) ([]pass, *classifier) {
 	c := &classifier{f: f}
 	shares := []float64{1}
 	if len(sample) > 0 {
-		c, shares = chooseClasses(f, untouched(st, f.slots), sample, part)
+		keep := untouched(&f.steps[v], f.slots)
+		var lasting []int
+		for _, p := range keep {
+			if f.untouchedFor(v, p) >= lastingSteps {
+				lasting = append(lasting, p)
+			}
+		}
+		if len(lasting) > 0 {
+			c, shares = chooseClasses(f, lasting, sample, part)
+		}
+		if len(lasting) == 0 || slices.Max(shares) > part {
+			c, shares = chooseClasses(f, keep, sample, part)
+		}
 	}
 	// First fit, largest first: classes into passes of at most part each.
 	order := make([]int, len(shares))
@@ -136,6 +151,25 @@ func planPasses(f *board, st *step, sample []uint64, part float64, groups int) (
 		passes[0].classes = allClasses
 	}
 	return passes, c
+}
+
+// lastingSteps is how many steps after its own a plan's positions should
+// stay untouched, for the passes of those steps to follow its classes.
+const lastingSteps = 3
+
+// untouchedFor returns for how many steps after v, up to lastingSteps,
+// the square at window position p of v's layer stays in the window
+// untouched: neither added to nor leaving (see untouched).
+func (f *board) untouchedFor(v, p int) int {
+	n := 0
+	for u := v + 1; u < f.n && n < lastingSteps; u++ {
+		q := p - (u - v)
+		if q < 1 || !slices.Contains(untouched(&f.steps[u], f.slots), q) {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // chooseClasses picks, one at a time, the positions of keep whose kinds

@@ -141,7 +141,7 @@ func TestPlanPassesCoversEveryClass(t *testing.T) {
 	const groups = 64
 	v := 20
 	for _, part := range []float64{0, 1e-9, 0.01, 0.2, 0.5, 1, 3} {
-		passes, c := planPasses(f, &f.steps[v], sample, part, groups)
+		passes, c := planPasses(f, v, sample, part, groups)
 		classes := 1
 		for range c.pos {
 			classes *= 3

@@ -369,7 +369,7 @@ func (s *stepper) lean(part *stepPart) error {
 			if err != nil {
 				return err
 			}
-			passes, s.classes = planPasses(r.f, &r.f.steps[s.v], sample, part, groups)
+			passes, s.classes = planPasses(r.f, s.v, sample, part, groups)
 		}
 	}
 	if part == nil && len(s.classes.pos) > 0 {
