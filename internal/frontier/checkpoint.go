@@ -70,6 +70,63 @@ type manifest struct {
 	// it refuse the checkpoint, as an unknown field; counts that do
 	// resume from checkpoints without it as before.
 	Step *stepPart `json:"step,omitempty"`
+	// Parts, when not nil, says which classes the layer's groups hold
+	// (classParts), so that a resumed count's passes keep following them.
+	// Like Step, it is unknown to counts before it, which refuse it.
+	Parts *partsRecord `json:"parts,omitempty"`
+}
+
+// partsRecord is a classParts as a checkpoint writes it: the window
+// positions, and for each range of groups [lo, hi) its classes.
+type partsRecord struct {
+	Positions []int       `json:"positions"`
+	Ranges    [][3]uint64 `json:"ranges"`
+}
+
+// record returns cp as a checkpoint writes it, or nil for none.
+func (cp *classParts) record() *partsRecord {
+	if cp == nil {
+		return nil
+	}
+	rec := &partsRecord{Positions: cp.pos, Ranges: make([][3]uint64, 0, len(cp.ranges))}
+	for _, r := range cp.ranges {
+		rec.Ranges = append(rec.Ranges, [3]uint64{uint64(r.lo), uint64(r.hi), r.classes})
+	}
+	return rec
+}
+
+// loadParts checks rec, the parts of a layer of groups groups (a part of
+// one, for a step's passes done), and returns them. A record that is
+// not one of this board's is refused: parts that lied would make passes
+// skip groups holding their states.
+func (r *counter) loadParts(rec *partsRecord, groups int, whole bool) (*classParts, error) {
+	if rec == nil {
+		return nil, nil
+	}
+	bad := fmt.Errorf("classes of groups told by positions %v in ranges %v", rec.Positions, rec.Ranges)
+	if len(rec.Positions) == 0 || len(rec.Positions) > maxClassPositions {
+		return nil, bad
+	}
+	classes := 1
+	for i, q := range rec.Positions {
+		if q < 1 || q >= r.f.slots || slices.Contains(rec.Positions[:i], q) {
+			return nil, bad
+		}
+		classes *= 3
+	}
+	cp := &classParts{pos: slices.Clone(rec.Positions)}
+	next := uint64(0)
+	for _, rg := range rec.Ranges {
+		if rg[0] != next || rg[1] < rg[0] || rg[1] > uint64(groups) || rg[2] == 0 || rg[2] != allClasses && rg[2]>>classes != 0 {
+			return nil, bad
+		}
+		next = rg[1]
+		cp.ranges = append(cp.ranges, classRange{int(rg[0]), int(rg[1]), rg[2]})
+	}
+	if whole && next != uint64(groups) || !whole && next > uint64(groups) {
+		return nil, bad
+	}
+	return cp, nil
 }
 
 // A stepPart is the passes of a lean step that are done (passes.go), when
@@ -94,9 +151,13 @@ type stepPart struct {
 	States int64      `json:"states"` // the new states the passes made
 	Files  []fileSum  `json:"files"`
 	Groups [][4]int64 `json:"groups"` // as in manifest, in Files
+	// Parts is the classes the done passes' groups hold, by Positions
+	// (as manifest's), when the step records them.
+	Parts *partsRecord `json:"parts,omitempty"`
 
 	files  []*layerFile // Files, open, once written or loaded
 	groups []group      // Groups, once loaded
+	parts  *classParts  // Parts, once loaded
 }
 
 // passRecord is a pass as a checkpoint writes it.
@@ -192,7 +253,8 @@ func (r *counter) layerPrefix() string {
 func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPart) error {
 	stride := r.k + 1
 	m := manifest{Format: checkpointFormat, Job: r.job(), Limbs: r.k, Stride: stride, Squares: v + 1,
-		States: r.states[:v+1], ShardAt: r.shardAt, Kept: r.followed, Total: total, ByLength: r.byLength, Step: part}
+		States: r.states[:v+1], ShardAt: r.shardAt, Kept: r.followed, Total: total, ByLength: r.byLength, Step: part,
+		Parts: cur.parts.record()}
 	var err error
 	if m.Files, m.Groups, err = recordLayer(cur.files, cur.groups); err != nil {
 		return err
@@ -357,6 +419,12 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 	if cur.files, cur.groups, err = r.openLayer(m.Files, m.Groups, m.Stride, cur.n, raw, false); err != nil {
 		return nil, nil, bad("%v", err)
 	}
+	if cur.parts, err = r.loadParts(m.Parts, len(cur.groups), true); err != nil {
+		for _, lf := range cur.files {
+			lf.f.Close()
+		}
+		return nil, nil, bad("%v", err)
+	}
 	if m.Step != nil {
 		if err := r.openPart(&m, raw); err != nil {
 			for _, lf := range cur.files {
@@ -491,8 +559,14 @@ func (r *counter) openPart(m *manifest, raw bool) error {
 			return fmt.Errorf("a pass %+v of a step of %d groups and %d classes", ps, groups, classes)
 		}
 	}
+	if p.Parts != nil && !slices.Equal(p.Parts.Positions, p.Positions) {
+		return fmt.Errorf("a step's passes by positions %v whose groups hold classes by %v", p.Positions, p.Parts.Positions)
+	}
 	var err error
-	p.files, p.groups, err = r.openLayer(p.Files, p.Groups, m.Stride, int(p.States), false, true)
+	if p.files, p.groups, err = r.openLayer(p.Files, p.Groups, m.Stride, int(p.States), false, true); err != nil {
+		return err
+	}
+	p.parts, err = r.loadParts(p.Parts, len(p.groups), false)
 	return err
 }
 

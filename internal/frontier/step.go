@@ -174,7 +174,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	}
 	if part != nil {
 		s.out.files = slices.Concat(part.files, s.out.files)
-		s.out.groups = part.groups
+		s.out.groups, s.out.parts = part.groups, part.parts
 		s.states.Store(part.States)
 		copy(s.ws[0].total, part.Total)
 		if s.ws[0].cut != nil && part.Cut != nil {
@@ -362,7 +362,7 @@ func (s *stepper) lean(part *stepPart) error {
 			part = r.cfg.passPart
 		}
 		if cp := s.cur.parts; cp.usable(untouched(&r.f.steps[s.v], r.f.slots), len(s.cur.groups)) {
-			passes, s.aligned = alignedPasses(cp, s.cur, stride, part, groups), true
+			passes = alignedPasses(cp, s.cur, stride, part, groups)
 			s.classes.setPositions(cp.pos)
 		} else {
 			sample, err := s.sample()
@@ -375,6 +375,10 @@ func (s *stepper) lean(part *stepPart) error {
 	if part == nil && len(s.classes.pos) > 0 {
 		s.out.parts = &classParts{pos: s.classes.pos}
 	}
+	// Passes skip the groups of cur without their classes only where
+	// cur's parts are told by the same positions.
+	cp := s.cur.parts
+	s.aligned = cp.usable(untouched(&r.f.steps[s.v], r.f.slots), len(s.cur.groups)) && slices.Equal(cp.pos, s.classes.pos)
 	r.arena.sizeFor(s.est * stride)
 	defer r.pass.Store(0)
 	if part == nil {
@@ -416,7 +420,8 @@ func (s *stepper) lean(part *stepPart) error {
 func (s *stepper) savePart(left []pass) error {
 	r := s.r
 	part := &stepPart{Square: s.v, GroupBits: int(s.gbits), Positions: s.classes.pos, Passes: s.passes,
-		Total: make([]uint64, r.k), Kept: s.kept.Load(), States: s.states.Load(), files: s.out.files}
+		Total: make([]uint64, r.k), Kept: s.kept.Load(), States: s.states.Load(), files: s.out.files,
+		Parts: s.out.parts.record()}
 	for _, p := range left {
 		part.Left = append(part.Left, passRecord{Classes: p.classes, Lo: p.lo, Hi: p.hi, Share: p.share})
 	}

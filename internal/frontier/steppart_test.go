@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -165,6 +166,101 @@ func TestStepPartRefused(t *testing.T) {
 			stoppedBetweenPasses(t, cfg, 21, 1)
 			tt.damage(t, cfg.Checkpoint)
 			_, err := Count(context.Background(), cfg)
+			if !errors.Is(err, ErrCheckpoint) {
+				t.Fatalf("resumed with %v, want ErrCheckpoint", err)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+// TestCheckpointKeepsParts stops a count made in passes after a square,
+// and another between the passes of a square, and checks that their
+// checkpoints record which classes the layers' groups hold (classParts),
+// and that the resumed counts' passes still skip the groups without
+// their classes and find the count and states of a run without a stop.
+func TestCheckpointKeepsParts(t *testing.T) {
+	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.3}
+	want, err := Count(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		stop func(t *testing.T, cfg Config) *partsRecord
+	}{
+		{"after square 22", func(t *testing.T, cfg Config) *partsRecord {
+			if err := interrupted(t, cfg, 22); !errors.Is(err, context.Canceled) {
+				t.Fatalf("stopped with %v", err)
+			}
+			return readManifest(t, cfg.Checkpoint).Parts
+		}},
+		{"after pass 1 of square 23", func(t *testing.T, cfg Config) *partsRecord {
+			return stoppedBetweenPasses(t, cfg, 22, 1).Step.Parts
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := cfg
+			cfg.Checkpoint = filepath.Join(t.TempDir(), "c")
+			if rec := tt.stop(t, cfg); rec == nil || len(rec.Ranges) == 0 {
+				t.Fatalf("the checkpoint records no classes of groups: %+v", rec)
+			}
+			var skipped atomic.Int64
+			cfg.onSkip = func() { skipped.Add(1) }
+			got, err := Count(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Tours.Cmp(want.Tours) != 0 || !slices.Equal(got.States, want.States) {
+				t.Errorf("resumed: %v tours, states %v; want %v, %v", got.Tours, got.States, want.Tours, want.States)
+			}
+			if skipped.Load() == 0 {
+				t.Error("the resumed count's passes read every group")
+			}
+		})
+	}
+}
+
+// TestPartsRefused forges the classes of groups a checkpoint records,
+// which passes trust to skip groups, and checks that the count refuses
+// the checkpoint rather than skip states.
+func TestPartsRefused(t *testing.T) {
+	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.3}
+	for _, tt := range []struct {
+		name  string
+		forge func(m *manifest)
+	}{
+		{"a position that leaves", func(m *manifest) { m.Parts.Positions[0] = 0 }},
+		{"a position outside the window", func(m *manifest) { m.Parts.Positions[0] = 99 }},
+		{"a position twice", func(m *manifest) { m.Parts.Positions = []int{5, 5} }},
+		{"four positions", func(m *manifest) { m.Parts.Positions = []int{3, 4, 5, 6} }},
+		{"a range not from the first group", func(m *manifest) { m.Parts.Ranges[0][0] = 1 }},
+		{"ranges short of the groups", func(m *manifest) { m.Parts.Ranges = m.Parts.Ranges[:len(m.Parts.Ranges)-1] }},
+		{"ranges past the groups", func(m *manifest) { m.Parts.Ranges[len(m.Parts.Ranges)-1][1]++ }},
+		{"a range of no class", func(m *manifest) { m.Parts.Ranges[0][2] = 0 }},
+		{"a class past the positions'", func(m *manifest) { m.Parts.Ranges[0][2] = 1 << 40 }},
+		{"the step's done passes by other positions", func(m *manifest) {
+			m.Step = &stepPart{Square: m.Squares, Positions: []int{3}, Left: []passRecord{{Classes: 1, Hi: 1}}, Passes: 1,
+				Total: []uint64{0}, Parts: &partsRecord{Positions: []int{4}}}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := cfg
+			cfg.Checkpoint = filepath.Join(t.TempDir(), "c")
+			if err := interrupted(t, cfg, 22); !errors.Is(err, context.Canceled) {
+				t.Fatalf("stopped with %v", err)
+			}
+			m := readManifest(t, cfg.Checkpoint)
+			if m.Parts == nil {
+				t.Fatal("the checkpoint records no classes of groups")
+			}
+			tt.forge(m)
+			body, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeManifest(t, cfg.Checkpoint, body)
+			_, err = Count(context.Background(), cfg)
 			if !errors.Is(err, ErrCheckpoint) {
 				t.Fatalf("resumed with %v, want ErrCheckpoint", err)
 			}
