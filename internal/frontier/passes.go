@@ -302,13 +302,18 @@ func (cp *classParts) usable(keep []int, groups int) bool {
 }
 
 // alignedPasses plans the passes of a step by the classes of the parts
-// of cur (usable), for tables of at most part of the next layer each:
-// the classes of each range of cur's groups, as their states' share of
-// cur, go into passes first fit, largest first; classes too many for one
-// pass are shared out in several, and a single class too large for one
-// pass is made in ranges of the next layer's groups, as planPasses does.
-// A pass that turns out too large is made again as two (lean).
-func alignedPasses(cp *classParts, cur *layer, stride int, part float64, groups int) []pass {
+// of cur (usable), for tables of at most part of the next layer each.
+// The classes of each range of cur's groups (a pass of the step before)
+// stay together where their states' share of cur fits in a pass: first
+// fit, largest first, so that a pass reads the groups of few ranges.
+// The classes of a range too large for one pass go into passes one at a
+// time, by their shares in sample (keys of cur), and a single class too
+// large for one pass is made in ranges of the next layer's groups, as
+// planPasses does. A pass that turns out too large is made again as two
+// (lean).
+func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sample []uint64, part float64, groups int) ([]pass, *classifier) {
+	c := &classifier{f: f}
+	c.setPositions(cp.pos)
 	type unit struct {
 		classes uint64
 		share   float64
@@ -326,23 +331,9 @@ func alignedPasses(cp *classParts, cur *layer, stride int, part float64, groups 
 		}
 		units = append(units, unit{r.classes, sh})
 	}
-	// Sets of classes too large for a pass are cut into smaller ones,
-	// each judged an even share of the set.
-	for i := 0; i < len(units); i++ {
-		u := units[i]
-		if u.share <= part || bits.OnesCount64(u.classes) < 2 {
-			continue
-		}
-		p := pass{classes: u.classes}
-		a, b, _ := p.split()
-		na, nb := bits.OnesCount64(a.classes), bits.OnesCount64(b.classes)
-		units[i] = unit{a.classes, u.share * float64(na) / float64(na+nb)}
-		units = append(units, unit{b.classes, u.share * float64(nb) / float64(na+nb)})
-		i--
-	}
 	slices.SortStableFunc(units, func(a, b unit) int { return cmp.Compare(b.share, a.share) })
 	var passes []pass
-	for _, u := range units {
+	place := func(u unit) {
 		if u.share > part { // one class, in ranges of groups
 			n := groups
 			if part > 0 && u.share/part < float64(groups) {
@@ -351,22 +342,45 @@ func alignedPasses(cp *classParts, cur *layer, stride int, part float64, groups 
 			for i := range n {
 				passes = append(passes, pass{classes: u.classes, lo: groups * i / n, hi: groups * (i + 1) / n, share: u.share / float64(n)})
 			}
-			continue
+			return
 		}
-		placed := false
 		for i := range passes {
 			if p := &passes[i]; p.hi-p.lo == groups && p.share+u.share <= part {
 				p.classes |= u.classes
 				p.share += u.share
-				placed = true
-				break
+				return
 			}
 		}
-		if !placed {
-			passes = append(passes, pass{classes: u.classes, lo: 0, hi: groups, share: u.share})
+		passes = append(passes, pass{classes: u.classes, lo: 0, hi: groups, share: u.share})
+	}
+	var shares []float64
+	for _, u := range units {
+		if u.share <= part || bits.OnesCount64(u.classes) < 2 {
+			place(u)
+			continue
+		}
+		if shares == nil {
+			shares = c.shares(sample)
+		}
+		// The unit's share, split among its classes as the sample does.
+		var classes []unit
+		sum := 0.0
+		for m := u.classes; m != 0; m &= m - 1 {
+			cl := bits.TrailingZeros64(m)
+			classes = append(classes, unit{1 << cl, shares[cl]})
+			sum += shares[cl]
+		}
+		slices.SortStableFunc(classes, func(a, b unit) int { return cmp.Compare(b.share, a.share) })
+		for _, cl := range classes {
+			if sum > 0 {
+				cl.share *= u.share / sum
+			} else {
+				cl.share = u.share / float64(len(classes))
+			}
+			place(cl)
 		}
 	}
-	return passes
+	return passes, c
 }
 
 // reads reports whether a pass of classes must read group g of a layer

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"os"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -165,6 +166,65 @@ func TestPlanPassesCoversEveryClass(t *testing.T) {
 				if n != 1 {
 					t.Fatalf("part %v: class %d group %d made %d times, want once (%d passes)", part, cl, g, n, len(passes))
 				}
+			}
+		}
+	}
+}
+
+// TestAlignedPassesCoverEveryClass plans passes by the classes of a
+// layer made in four passes, for budgets from none to all of it, and
+// checks that every class and group of the next layer is made once, and
+// that the classes of a pass before stay in one pass where they fit.
+func TestAlignedPassesCoverEveryClass(t *testing.T) {
+	f, err := newBoard(6, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sample []uint64
+	for i := range uint64(5000) {
+		sample = append(sample, hashKey(i)&(1<<(4*f.slots)-1))
+	}
+	// 27 classes by three positions, made before in four passes of 8
+	// groups each, of 10, 20, 30 and 40 states a group.
+	cp := &classParts{pos: []int{3, 5, 9}}
+	sets := []uint64{0x1ff, 0x3e00, 0x3c000, 0x7fc0000}
+	cur := &layer{n: 8 * (10 + 20 + 30 + 40)}
+	for i, set := range sets {
+		cp.add(8*i, 8*(i+1), set)
+		for range 8 {
+			cur.groups = append(cur.groups, group{words: 2 * 10 * (i + 1)})
+		}
+	}
+	const groups = 64
+	for _, part := range []float64{0, 0.01, 0.2, 0.35, 0.5, 1} {
+		passes, c := alignedPasses(f, cp, cur, 2, sample, part, groups)
+		if !slices.Equal(c.pos, cp.pos) {
+			t.Fatalf("part %v: classes by positions %v, want %v", part, c.pos, cp.pos)
+		}
+		covered := make([][groups]int, 27)
+		for _, p := range passes {
+			for cl := range 27 {
+				if p.classes>>cl&1 != 0 {
+					for g := p.lo; g < p.hi; g++ {
+						covered[cl][g]++
+					}
+				}
+			}
+		}
+		for cl := range covered {
+			for g, n := range covered[cl] {
+				if n != 1 {
+					t.Fatalf("part %v: class %d group %d made %d times, want once (passes %+v)", part, cl, g, n, passes)
+				}
+			}
+		}
+		for i, set := range sets {
+			share := float64(8*10*(i+1)) / float64(cur.n)
+			if share > part {
+				continue
+			}
+			if !slices.ContainsFunc(passes, func(p pass) bool { return p.classes&set == set }) {
+				t.Errorf("part %v: the classes of pass %d before (share %.2f) are split: %+v", part, i, share, passes)
 			}
 		}
 	}

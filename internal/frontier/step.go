@@ -361,14 +361,13 @@ func (s *stepper) lean(part *stepPart) error {
 		if r.cfg.passPart > 0 {
 			part = r.cfg.passPart
 		}
+		sample, err := s.sample()
+		if err != nil {
+			return err
+		}
 		if cp := s.cur.parts; cp.usable(untouched(&r.f.steps[s.v], r.f.slots), len(s.cur.groups)) {
-			passes = alignedPasses(cp, s.cur, stride, part, groups)
-			s.classes.setPositions(cp.pos)
+			passes, s.classes = alignedPasses(r.f, cp, s.cur, stride, sample, part, groups)
 		} else {
-			sample, err := s.sample()
-			if err != nil {
-				return err
-			}
 			passes, s.classes = planPasses(r.f, s.v, sample, part, groups)
 		}
 	}
