@@ -143,7 +143,8 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	s.ws = make([]*worker, workers)
 	s.scratch = make([][]uint64, workers)
 	for i := range s.ws {
-		w := &worker{r: r, st: &r.f.steps[v], v: v, final: s.final, shard: shard, memo: make([]memoEntry, 1<<memoBits),
+		mb := r.memoBits(v)
+		w := &worker{r: r, st: &r.f.steps[v], v: v, final: s.final, shard: shard, memo: make([]memoEntry, 1<<mb), memoShift: 64 - mb,
 			total: make([]uint64, k)}
 		if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !s.final {
 			w.cut = make([]uint64, k)
