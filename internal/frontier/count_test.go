@@ -181,6 +181,34 @@ func TestDecode17(t *testing.T) {
 	}
 }
 
+// TestSameBytes checks the positions sameBytes finds in random windows,
+// codes up to 47 as labels take, against a loop.
+func TestSameBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for range 20000 {
+		var a [18]uint8
+		for p := range a {
+			a[p] = uint8(rng.IntN(48))
+			if rng.IntN(4) == 0 {
+				a[p] = uint8(rng.IntN(4)) // codes repeat
+			}
+		}
+		c := uint8(rng.IntN(48))
+		if rng.IntN(2) == 0 {
+			c = a[rng.IntN(18)]
+		}
+		var want uint32
+		for p, b := range a {
+			if b == c {
+				want |= 1 << p
+			}
+		}
+		if got := sameBytes(&a, c); got != want {
+			t.Fatalf("%d in %v: positions %018b, want %018b", c, a, got, want)
+		}
+	}
+}
+
 // TestEightWide counts the first 22 squares of 8x8 from a1, the only
 // boards 8 wide within a test's reach (their keys are in base 11, 17
 // squares, decoded by decode17), and checks the states after each square
