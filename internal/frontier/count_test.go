@@ -209,6 +209,43 @@ func TestSameBytes(t *testing.T) {
 	}
 }
 
+// BenchmarkFar finds the other ends of the pieces of path of windows of
+// 8x8 states, two thirds of whose squares are ends, as after square 44
+// of 8x8 from the corner: link asks twice an edge.
+func BenchmarkFar(b *testing.B) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	type end struct {
+		a *[18]uint8
+		x int8
+	}
+	var ends []end
+	for range 1024 {
+		a := new([18]uint8)
+		perm := rng.Perm(18)
+		for i, p := range perm {
+			switch {
+			case i < 12: // six pieces of path
+				a[p] = uint8(slotLabel + i/2)
+				ends = append(ends, end{a, int8(p)})
+			case i < 15:
+				a[p] = slotDone
+			default:
+				a[p] = slotFree
+			}
+		}
+	}
+	sum := 0
+	for b.Loop() {
+		for _, e := range ends {
+			sum += int(far(e.a, e.x))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ends)), "ns/end")
+	if sum == 1 {
+		b.Log(sum)
+	}
+}
+
 // TestEightWide counts the first 22 squares of 8x8 from a1, the only
 // boards 8 wide within a test's reach (their keys are in base 11, 17
 // squares, decoded by decode17), and checks the states after each square
