@@ -179,6 +179,7 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo "|---|---|"
 	echo "| a key from a window of 17 squares, labels renamed (\`EncodeKey\`) | $(median EncodeKey ns/key) |"
 	echo "| a window from a key (\`DecodeKey\`) | $(median DecodeKey ns/key) |"
+	echo "| the other end of a piece of path, for an edge (\`Far\`) | $(median Far ns/end) |"
 	echo "| a key from its place in a lean layer's order (\`Unmix\`) | $(median Unmix ns/key) |"
 	echo "| the class of a key, for a pass (\`Class\`) | $(median Class ns/key) |"
 	echo "| a layer's group packed for disk (\`Encode\`) | $(median Encode ns/state) |"
