@@ -355,7 +355,11 @@ func (s *stager) emit(h uint64, val []uint64) {
 	stride := s.k + 1
 	at := (b*s.batch + int(s.n[b])) * stride
 	s.buf[at] = h // the tables keep mixes, which stand for their keys
-	copy(s.buf[at+1:at+stride], val[:s.k])
+	if s.k == 1 {
+		s.buf[at+1] = val[0] // nearly always: no call to copy
+	} else {
+		copy(s.buf[at+1:at+stride], val[:s.k])
+	}
 	if s.n[b]++; int(s.n[b]) == s.batch {
 		s.flush(b)
 	}
