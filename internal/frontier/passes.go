@@ -123,29 +123,7 @@ func planPasses(f *board, v int, sample []uint64, part float64, groups int) ([]p
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(shares[b], shares[a]) })
 	var passes []pass
 	for _, cl := range order {
-		sh := shares[cl]
-		if sh > part { // a class of its own, in ranges of groups
-			n := groups
-			if part > 0 && sh/part < float64(groups) {
-				n = int(sh/part) + 1
-			}
-			for i := range n {
-				passes = append(passes, pass{classes: 1 << cl, lo: groups * i / n, hi: groups * (i + 1) / n, share: sh / float64(n)})
-			}
-			continue
-		}
-		placed := false
-		for i := range passes {
-			if p := &passes[i]; p.hi-p.lo == groups && p.share+sh <= part {
-				p.classes |= 1 << cl
-				p.share += sh
-				placed = true
-				break
-			}
-		}
-		if !placed {
-			passes = append(passes, pass{classes: 1 << cl, lo: 0, hi: groups, share: sh})
-		}
+		passes = place(passes, 1<<cl, shares[cl], part, groups)
 	}
 	if len(passes) == 1 {
 		passes[0].classes = allClasses
@@ -170,6 +148,32 @@ func (f *board) untouchedFor(v, p int) int {
 		n++
 	}
 	return n
+}
+
+// place adds classes, share of the next layer, to passes of at most part
+// each: into the first pass of whole groups with room for them, or a new
+// one; a set too large for one pass (a single class, as the callers
+// split larger sets) is made in ranges of the groups, at worst a group a
+// pass.
+func place(passes []pass, classes uint64, share, part float64, groups int) []pass {
+	if share > part {
+		n := groups
+		if part > 0 && share/part < float64(groups) {
+			n = int(share/part) + 1
+		}
+		for i := range n {
+			passes = append(passes, pass{classes: classes, lo: groups * i / n, hi: groups * (i + 1) / n, share: share / float64(n)})
+		}
+		return passes
+	}
+	for i := range passes {
+		if p := &passes[i]; p.hi-p.lo == groups && p.share+share <= part {
+			p.classes |= classes
+			p.share += share
+			return passes
+		}
+	}
+	return append(passes, pass{classes: classes, lo: 0, hi: groups, share: share})
 }
 
 // chooseClasses picks, one at a time, the positions of keep whose kinds
@@ -333,30 +337,10 @@ func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sample []ui
 	}
 	slices.SortStableFunc(units, func(a, b unit) int { return cmp.Compare(b.share, a.share) })
 	var passes []pass
-	place := func(u unit) {
-		if u.share > part { // one class, in ranges of groups
-			n := groups
-			if part > 0 && u.share/part < float64(groups) {
-				n = int(u.share/part) + 1
-			}
-			for i := range n {
-				passes = append(passes, pass{classes: u.classes, lo: groups * i / n, hi: groups * (i + 1) / n, share: u.share / float64(n)})
-			}
-			return
-		}
-		for i := range passes {
-			if p := &passes[i]; p.hi-p.lo == groups && p.share+u.share <= part {
-				p.classes |= u.classes
-				p.share += u.share
-				return
-			}
-		}
-		passes = append(passes, pass{classes: u.classes, lo: 0, hi: groups, share: u.share})
-	}
 	var shares []float64
 	for _, u := range units {
 		if u.share <= part || bits.OnesCount64(u.classes) < 2 {
-			place(u)
+			passes = place(passes, u.classes, u.share, part, groups)
 			continue
 		}
 		if shares == nil {
@@ -377,7 +361,7 @@ func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sample []ui
 			} else {
 				cl.share = u.share / float64(len(classes))
 			}
-			place(cl)
+			passes = place(passes, cl.classes, cl.share, part, groups)
 		}
 	}
 	return passes, c

@@ -135,40 +135,53 @@ func TestPlanPassesCoversEveryClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sample []uint64
-	for i := range uint64(5000) {
-		sample = append(sample, hashKey(i)&(1<<(4*f.slots)-1))
-	}
+	sample := randomKeys(f)
 	const groups = 64
 	v := 20
 	for _, part := range []float64{0, 1e-9, 0.01, 0.2, 0.5, 1, 3} {
 		passes, c := planPasses(f, v, sample, part, groups)
-		classes := 1
-		for range c.pos {
-			classes *= 3
-		}
-		covered := make([][]int, classes) // per class, how often each group is made
-		for cl := range covered {
-			covered[cl] = make([]int, groups)
-		}
-		for _, p := range passes {
-			for cl := range classes {
-				if p.classes>>cl&1 == 0 {
-					continue
-				}
-				for g := p.lo; g < p.hi; g++ {
-					covered[cl][g]++
-				}
+		coversOnce(t, passes, c, groups, part)
+	}
+}
+
+// coversOnce checks that passes make every class of c and group of the
+// next layer once.
+func coversOnce(t *testing.T, passes []pass, c *classifier, groups int, part float64) {
+	t.Helper()
+	classes := 1
+	for range c.pos {
+		classes *= 3
+	}
+	covered := make([][]int, classes) // per class, how often each group is made
+	for cl := range covered {
+		covered[cl] = make([]int, groups)
+	}
+	for _, p := range passes {
+		for cl := range classes {
+			if p.classes>>cl&1 == 0 {
+				continue
 			}
-		}
-		for cl := range covered {
-			for g, n := range covered[cl] {
-				if n != 1 {
-					t.Fatalf("part %v: class %d group %d made %d times, want once (%d passes)", part, cl, g, n, len(passes))
-				}
+			for g := p.lo; g < p.hi; g++ {
+				covered[cl][g]++
 			}
 		}
 	}
+	for cl := range covered {
+		for g, n := range covered[cl] {
+			if n != 1 {
+				t.Fatalf("part %v: class %d group %d made %d times, want once (passes %+v)", part, cl, g, n, passes)
+			}
+		}
+	}
+}
+
+// randomKeys returns 5000 keys of packed board f, drawn at random.
+func randomKeys(f *board) []uint64 {
+	var keys []uint64
+	for i := range uint64(5000) {
+		keys = append(keys, hashKey(i)&(1<<(4*f.slots)-1))
+	}
+	return keys
 }
 
 // TestAlignedPassesCoverEveryClass plans passes by the classes of a
@@ -180,10 +193,7 @@ func TestAlignedPassesCoverEveryClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sample []uint64
-	for i := range uint64(5000) {
-		sample = append(sample, hashKey(i)&(1<<(4*f.slots)-1))
-	}
+	sample := randomKeys(f)
 	// 27 classes by three positions, made before in four passes of 8
 	// groups each, of 10, 20, 30 and 40 states a group.
 	cp := &classParts{pos: []int{3, 5, 9}}
@@ -201,23 +211,7 @@ func TestAlignedPassesCoverEveryClass(t *testing.T) {
 		if !slices.Equal(c.pos, cp.pos) {
 			t.Fatalf("part %v: classes by positions %v, want %v", part, c.pos, cp.pos)
 		}
-		covered := make([][groups]int, 27)
-		for _, p := range passes {
-			for cl := range 27 {
-				if p.classes>>cl&1 != 0 {
-					for g := p.lo; g < p.hi; g++ {
-						covered[cl][g]++
-					}
-				}
-			}
-		}
-		for cl := range covered {
-			for g, n := range covered[cl] {
-				if n != 1 {
-					t.Fatalf("part %v: class %d group %d made %d times, want once (passes %+v)", part, cl, g, n, passes)
-				}
-			}
-		}
+		coversOnce(t, passes, c, groups, part)
 		for i, set := range sets {
 			share := float64(8*10*(i+1)) / float64(cur.n)
 			if share > part {
