@@ -17,8 +17,10 @@ import (
 // touch: neither the square it adds, its earlier neighbours, nor the
 // squares that leave. Every new state inherits the class of the states it
 // comes from, so the passes make disjoint parts of the next layer and
-// each state is expanded once. A pass reads the whole layer back from
-// disk, but skips the states of other classes after a look at their keys.
+// each state is expanded once. A pass reads the layer back from disk and
+// skips the states of other classes after a look at their keys; where
+// the layer was itself made in passes by the same classes, it reads only
+// the groups that hold its own (classParts, below).
 //
 // A class too large for one pass is made in several, each keeping a range
 // of groups: those expand the class again, which the plan keeps to the
