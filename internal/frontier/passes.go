@@ -369,13 +369,13 @@ func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sample []ui
 	return passes, c
 }
 
-// reads reports whether a pass of classes must read group g of a layer
-// with parts cp (nil: every group).
-func (cp *classParts) reads(g int, classes uint64) bool {
-	if cp == nil || classes == allClasses {
-		return true
+// classesOf returns the classes group g of a layer with parts cp holds
+// (all, for nil parts or a group outside the ranges).
+func (cp *classParts) classesOf(g int) uint64 {
+	if cp == nil {
+		return allClasses
 	}
-	i, _ := slices.BinarySearchFunc(cp.ranges, g, func(r classRange, g int) int {
+	i, found := slices.BinarySearchFunc(cp.ranges, g, func(r classRange, g int) int {
 		switch {
 		case r.hi <= g:
 			return -1
@@ -384,5 +384,8 @@ func (cp *classParts) reads(g int, classes uint64) bool {
 		}
 		return 0
 	})
-	return i == len(cp.ranges) || cp.ranges[i].classes&classes != 0
+	if !found {
+		return allClasses
+	}
+	return cp.ranges[i].classes
 }

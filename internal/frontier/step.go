@@ -248,11 +248,17 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 		defer r.expanded.Add(1)
 		w := s.ws[wi]
 		p := s.pieces[i]
-		if s.aligned && !s.cur.parts.reads(p.g, classes) {
-			if r.cfg.onSkip != nil {
-				r.cfg.onSkip()
+		take := classes
+		if s.aligned {
+			switch held := s.cur.parts.classesOf(p.g); {
+			case held&classes == 0:
+				if r.cfg.onSkip != nil {
+					r.cfg.onSkip()
+				}
+				return nil // none of its states is of these classes
+			case held&^classes == 0:
+				take = allClasses // all of them are: no state's class to tell
 			}
-			return nil // none of its states is of these classes
 		}
 		gr := s.cur.groups[p.g]
 		entries := gr.entries
@@ -271,7 +277,7 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 			if w.shard && hashKey(entries[j])%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
 				continue
 			}
-			if !s.classes.take(classes, entries[j]) {
+			if !s.classes.take(take, entries[j]) {
 				continue
 			}
 			kept++
