@@ -41,7 +41,7 @@ var published = map[string]string{
 func main() {
 	memory := flag.Int64("memory", 10<<30, "memory limit for each count's states, in bytes")
 	quick := flag.Bool("quick", false, "skip 8x8 closed (about 20 minutes and 18 GB)")
-	runningOnly := flag.Bool("running", false, "print only the section on the counts still running (from scripts/countsmd/running.json)")
+	runningOnly := flag.Bool("running", false, "print only the section on the counts of hours, running or finished (from scripts/countsmd/running.json)")
 	open6 := flag.Int("open6", 30, "longest 6 x n board for the open counts from the corner")
 	free6 := flag.Int("free6", 30, "longest 6 x n board for the open counts with free ends (about twice as slow as from the corner)")
 	flag.Parse()
@@ -87,7 +87,7 @@ func main() {
 	for _, l := range cells {
 		w.printf("%s\n", l)
 	}
-	w.printf("\nCells on 8 rows are not in this table: they take hours and their states go to disk (`-checkpoint FILE` or `-spill DIR`), so this script does not run them. 8x8 closed keeps up to 230 million states (17 GB in memory; 4 GB resident and 15 minutes with its states on disk, `-memory 5G -spill DIR`; see below), and open tours from a corner keep up to 8.5 times as many (1.96 billion after square 45 of 8x8, against 230 million for closed tours after square 44; see \"Counts under way\").\n\n")
+	w.printf("\nCells on 8 rows are not in this table: they take hours and their states go to disk (`-checkpoint FILE` or `-spill DIR`), so this script does not run them. 8x8 closed keeps up to 230 million states (17 GB in memory; 4 GB resident and 15 minutes with its states on disk, `-memory 5G -spill DIR`; see below), and open tours from a corner keep up to 8.5 times as many (1.96 billion after square 45 of 8x8, against 230 million for closed tours after square 44; see \"Counts of hours\").\n\n")
 
 	for _, row := range []struct {
 		rows, max int
@@ -261,9 +261,14 @@ type running struct {
 	// Found is the count of a computation that has finished: not a
 	// result until a structurally different one finds it too.
 	Found string `json:"found,omitempty"`
+	// Checks, for a second computation, is the Board of the entry it
+	// checks: once both have found a count, the first is a result if
+	// they agree, and neither is if they do not.
+	Checks string `json:"checks,omitempty"`
 }
 
-// printRunning writes the section on the counts still running.
+// printRunning writes the section on the counts of hours: those still
+// running, those finished, and their second computations.
 func printRunning(out io.Writer) error {
 	raw, err := os.ReadFile("scripts/countsmd/running.json")
 	if err != nil {
@@ -276,13 +281,27 @@ func printRunning(out io.Writer) error {
 	if len(rs) == 0 {
 		return nil
 	}
-	fmt.Fprintf(out, "## Counts under way\n\n")
+	fmt.Fprintf(out, "## Counts of hours\n\n")
 	for _, r := range rs {
 		peak := slices.Max(r.States)
-		if r.Found != "" {
-			fmt.Fprintf(out, "- %s %s: finished, %s tours (to be confirmed by a second computation), at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), peak, r.Command)
-		} else {
+		// A second computation that checks r, if any.
+		var check *running
+		for i := range rs {
+			if rs[i].Checks == r.Board {
+				check = &rs[i]
+			}
+		}
+		switch {
+		case r.Found == "":
 			fmt.Fprintf(out, "- %s %s: %d of %d squares added, at most %d states so far; `%s`\n\n", r.Mode, r.Board, len(r.States), r.Squares, peak, r.Command)
+		case r.Checks != "":
+			fmt.Fprintf(out, "- %s %s: finished, %s tours, at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), peak, r.Command)
+		case check != nil && check.Found == r.Found:
+			fmt.Fprintf(out, "- %s %s: **%s** tours, found by two computations whose states differ (the second below), at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), peak, r.Command)
+		case check != nil && check.Found != "":
+			fmt.Fprintf(out, "- %s %s: finished, %s tours, but the second computation below found %s: neither is a result; at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), group(check.Found), peak, r.Command)
+		default:
+			fmt.Fprintf(out, "- %s %s: finished, %s tours (to be confirmed by a second computation), at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), peak, r.Command)
 		}
 		fmt.Fprintf(out, "  %s\n\n", r.Note)
 		fmt.Fprintf(out, "  States after each square: %v\n\n", r.States)
