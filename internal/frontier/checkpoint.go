@@ -103,14 +103,16 @@ func (r *counter) loadParts(rec *partsRecord, groups int, whole bool) (*classPar
 	if rec == nil {
 		return nil, nil
 	}
-	bad := fmt.Errorf("classes of groups told by positions %v in ranges %v", rec.Positions, rec.Ranges)
+	bad := func() error {
+		return fmt.Errorf("classes of groups told by positions %v in ranges %v", rec.Positions, rec.Ranges)
+	}
 	if len(rec.Positions) == 0 || len(rec.Positions) > maxClassPositions {
-		return nil, bad
+		return nil, bad()
 	}
 	classes := 1
 	for i, q := range rec.Positions {
 		if q < 1 || q >= r.f.slots || slices.Contains(rec.Positions[:i], q) {
-			return nil, bad
+			return nil, bad()
 		}
 		classes *= 3
 	}
@@ -118,13 +120,13 @@ func (r *counter) loadParts(rec *partsRecord, groups int, whole bool) (*classPar
 	next := uint64(0)
 	for _, rg := range rec.Ranges {
 		if rg[0] != next || rg[1] < rg[0] || rg[1] > uint64(groups) || rg[2] == 0 || rg[2] != allClasses && rg[2]>>classes != 0 {
-			return nil, bad
+			return nil, bad()
 		}
 		next = rg[1]
 		cp.ranges = append(cp.ranges, classRange{int(rg[0]), int(rg[1]), rg[2]})
 	}
 	if whole && next != uint64(groups) || !whole && next > uint64(groups) {
-		return nil, bad
+		return nil, bad()
 	}
 	return cp, nil
 }

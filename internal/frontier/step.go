@@ -348,6 +348,7 @@ func (s *stepper) lean(part *stepPart) error {
 	buckets := min(groups, maxStageBuckets)
 	staging := int64(len(s.ws)) * int64(buckets) * int64(stageBatch(buckets)) * int64(stride) * 8
 	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
+	keep := untouched(&r.f.steps[s.v], r.f.slots) // the positions classes may be told by
 	s.classes = &classifier{f: r.f}
 	// Passes need cur whole to the end of the step: on disk.
 	multi := r.spill && !s.final && s.cur.onDisk()
@@ -372,7 +373,7 @@ func (s *stepper) lean(part *stepPart) error {
 		if err != nil {
 			return err
 		}
-		if cp := s.cur.parts; cp.usable(untouched(&r.f.steps[s.v], r.f.slots), len(s.cur.groups)) {
+		if cp := s.cur.parts; cp.usable(keep, len(s.cur.groups)) {
 			passes, s.classes = alignedPasses(r.f, cp, s.cur, stride, sample, part, groups)
 		} else {
 			passes, s.classes = planPasses(r.f, s.v, sample, part, groups)
@@ -384,7 +385,7 @@ func (s *stepper) lean(part *stepPart) error {
 	// Passes skip the groups of cur without their classes only where
 	// cur's parts are told by the same positions.
 	cp := s.cur.parts
-	s.aligned = cp.usable(untouched(&r.f.steps[s.v], r.f.slots), len(s.cur.groups)) && slices.Equal(cp.pos, s.classes.pos)
+	s.aligned = cp.usable(keep, len(s.cur.groups)) && slices.Equal(cp.pos, s.classes.pos)
 	r.arena.sizeFor(s.est * stride)
 	defer r.pass.Store(0)
 	if part == nil {
