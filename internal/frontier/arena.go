@@ -57,8 +57,8 @@ type group struct {
 	blocks []int64
 }
 
-// alloc returns a group of n zeroed words; false if it would pass the
-// memory limit. A group larger than a quarter slab gets a slab of its own.
+// alloc returns a group of n words, not zeroed where the slab is a spare
+// one (see memory.recycle); false if it would pass the memory limit. A group larger than a quarter slab gets a slab of its own.
 func (a *arena) alloc(n int) (group, bool) {
 	if n == 0 {
 		return group{}, true
@@ -69,7 +69,7 @@ func (a *arena) alloc(n int) (group, bool) {
 		a.slabWords = minSlabWords
 	}
 	if n > a.slabWords/4 {
-		s, ok := a.newSlab(n)
+		s, ok := a.newSlab(n, n)
 		if !ok {
 			return group{}, false
 		}
@@ -79,7 +79,7 @@ func (a *arena) alloc(n int) (group, bool) {
 		return group{entries: s.words[:n:n], slab: s, words: n}, true
 	}
 	if a.cur == nil || a.cur.used+n > len(a.cur.words) {
-		s, ok := a.newSlab(a.slabWords)
+		s, ok := a.newSlab(a.slabWords, n)
 		if !ok {
 			return group{}, false
 		}
@@ -98,7 +98,12 @@ func (a *arena) alloc(n int) (group, bool) {
 	return g, true
 }
 
-func (a *arena) newSlab(words int) (*slab, bool) {
+// newSlab returns a slab of the given size, or a spare one of at least
+// least words (see memory.recycle).
+func (a *arena) newSlab(words, least int) (*slab, bool) {
+	if w := a.mem.reuse(least); w != nil {
+		return &slab{words: w[:cap(w)]}, true
+	}
 	w, ok := a.mem.alloc(words)
 	if !ok {
 		return nil, false
@@ -112,8 +117,7 @@ func (a *arena) unmap(s *slab) {
 		return
 	}
 	s.freed = true
-	a.mem.release(int64(len(s.words)) * 8)
-	a.mem.unmap(s.words)
+	a.mem.keep(s.words)
 	s.words = nil
 }
 

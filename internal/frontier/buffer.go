@@ -20,6 +20,28 @@ import (
 // maxBuckets bounds the buckets of a buffered step.
 const maxBuckets = 256
 
+// A grouping picks the group of a buffered step's state: the top bits of
+// hash(key). On packed boards it can pick by the state's demand alone (the
+// kind of each window square, and z), so that the states of a group
+// share a few demands: the next step looks up what each demand allows in
+// a small memo (worker.options), and where a group's states have as many
+// demands as states, more than half the lookups on 7x7 miss it and go to
+// the demand filters. Equal keys have equal demands, so they still meet
+// in one group.
+type grouping struct {
+	byDemand bool
+	nibbles  uint64 // the window's nibbles in a key; z lies above them
+}
+
+func (g grouping) hash(key uint64) uint64 {
+	if !g.byDemand {
+		return hashKey(key)
+	}
+	x := key & g.nibbles
+	kinds := (x|x>>1|x>>2|x>>3)&nibbleLow | (x>>1|x>>2|x>>3)&nibbleLow<<1 // used, and an end
+	return hashKey(kinds | key&^g.nibbles)
+}
+
 // An emitter collects one worker's new states, unmerged, per bucket: a
 // key followed by its k limbs, in bins from a pool, so that a buffer
 // never grows by copying.
@@ -28,19 +50,20 @@ type emitter struct {
 	cur   [][]uint64   // per bucket: the bin being filled
 	shift uint         // 64 - log2(buckets); 64 for one bucket
 	k     int
+	by    grouping
 	pool  *binPool
 	// overLimit records that a bin took memory beyond the limit.
 	overLimit bool
 }
 
-func newEmitter(buckets int, shift uint, k int, pool *binPool) *emitter {
-	return &emitter{full: make([][][]uint64, buckets), cur: make([][]uint64, buckets), shift: shift, k: k, pool: pool}
+func newEmitter(buckets int, shift uint, k int, by grouping, pool *binPool) *emitter {
+	return &emitter{full: make([][][]uint64, buckets), cur: make([][]uint64, buckets), shift: shift, k: k, by: by, pool: pool}
 }
 
-func (e *emitter) emit(key, h uint64, val []uint64) {
+func (e *emitter) emit(key uint64, val []uint64) {
 	g := 0
 	if e.shift < 64 {
-		g = int(h >> e.shift)
+		g = int(e.by.hash(key) >> e.shift)
 	}
 	s := e.cur[g]
 	if len(s)+e.k+1 > cap(s) {
@@ -136,6 +159,7 @@ type merger struct {
 	table []uint64 // a key's hash in the high bits, its place in out below: 0 empty
 	out   []uint64 // distinct entries of 1+k words, in order of first appearance
 	k     int
+	by    grouping
 	// sorted and at hold a bucket's states sorted into its groups, and
 	// where each group starts.
 	sorted []uint64
@@ -161,7 +185,7 @@ func (m *merger) sortBucket(parts [][]uint64, shift, sub uint) {
 	m.of = m.of[:0] // each state's group, so that each key is hashed once
 	for _, p := range parts {
 		for j := 0; j < len(p); j += stride {
-			g := uint16(hashKey(p[j]) >> shift & mask)
+			g := uint16(m.by.hash(p[j]) >> shift & mask)
 			m.of = append(m.of, g)
 			count[g]++
 		}

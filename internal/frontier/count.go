@@ -367,6 +367,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	if !ok {
 		return nil, r.memoryError(0, 0)
 	}
+	clear(first.entries)
 	first.entries[0], first.entries[1] = f.encode(&a, z), 1
 	cur := &layer{groups: []group{first}, n: 1}
 	total := make([]uint64, k)

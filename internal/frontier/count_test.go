@@ -73,6 +73,9 @@ func TestCountSpill(t *testing.T) {
 		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true},
 		{Rows: 4, Cols: 9, Mode: Closed, AllLengths: true},
 		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, // two limbs
+		// Compact on disk, the buffered steps' groups are by hash, not
+		// by demand as in memory.
+		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, compact: true},
 	} {
 		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
 		want, err := Count(context.Background(), cfg)

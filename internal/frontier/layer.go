@@ -60,6 +60,12 @@ type memory struct {
 	mu      sync.Mutex
 	later   [][]uint64 // memory waiting to be unmapped
 	reaping bool       // a goroutine is unmapping later
+	// spare holds slabs the arenas gave back while recycle is set, still
+	// mapped and counted as used, for the next slab of the same size
+	// (see recycle).
+	recycle atomic.Bool
+	spare   [][]uint64
+	spared  atomic.Int64 // bytes in spare
 }
 
 // unmap returns mapped words to the kernel. Freeing gigabytes of pages
@@ -126,12 +132,79 @@ func (m *memory) grab(bytes int64) bool {
 
 func (m *memory) release(bytes int64) { m.used.Add(-bytes) }
 
+// The buffered step frees the slabs of the layer it expands while it
+// fills bins, and then fills as many slabs with the next layer: a slab
+// fresh from the kernel costs it a fault and the zeroing of every page
+// (9% of the time of 7x7 from the corner), where one given back in the
+// same step can be used again as it is. So while recycle is set, the
+// slabs the arenas give back wait in spare, still counted as used, for
+// the arenas' next slabs, whatever their size. The peak stays that of the step's start
+// and end, when the layers and the bins are whole: what waits in spare
+// is memory the step held a moment before. Other steps do not recycle:
+// the lean step's tables come from spaces of their own, and the memory a
+// layer gives back there must be free for them.
+
+// keep takes the words of an empty slab (counted as used): into spare
+// while recycling, otherwise back to the kernel.
+func (m *memory) keep(w []uint64) {
+	if m.recycle.Load() && !m.lazy.Load() {
+		m.mu.Lock()
+		m.spare = append(m.spare, w)
+		m.mu.Unlock()
+		m.spared.Add(int64(cap(w)) * 8)
+		return
+	}
+	m.release(int64(cap(w)) * 8)
+	m.unmap(w)
+}
+
+// reuse returns a spare slab of at least n words, not zeroed, or nil if
+// there is none.
+func (m *memory) reuse(n int) []uint64 {
+	if m.spared.Load() == 0 {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, w := range m.spare {
+		if cap(w) >= n {
+			last := len(m.spare) - 1
+			m.spare[i], m.spare[last] = m.spare[last], nil
+			m.spare = m.spare[:last]
+			m.spared.Add(-int64(cap(w)) * 8)
+			return w
+		}
+	}
+	return nil
+}
+
+// dropSpare gives every spare slab back to the kernel.
+func (m *memory) dropSpare() {
+	m.mu.Lock()
+	spare := m.spare
+	m.spare = nil
+	m.mu.Unlock()
+	for _, w := range spare {
+		m.spared.Add(-int64(cap(w)) * 8)
+		m.release(int64(cap(w)) * 8)
+		m.unmap(w)
+	}
+}
+
 // alloc returns n zeroed words counted as used; false, with nothing
-// allocated or counted, if they would pass the limit.
+// allocated or counted, if they would pass the limit. It gives up the
+// spare slabs before it gives up.
 func (m *memory) alloc(n int) ([]uint64, bool) {
 	if !m.grab(int64(n) * 8) {
 		m.release(int64(n) * 8)
-		return nil, false
+		if m.spared.Load() == 0 {
+			return nil, false
+		}
+		m.dropSpare() // memory held for reuse goes first
+		if !m.grab(int64(n) * 8) {
+			m.release(int64(n) * 8)
+			return nil, false
+		}
 	}
 	w, err := allocWords(n)
 	if err != nil {

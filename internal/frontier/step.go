@@ -185,7 +185,10 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if lean {
 		err = s.lean(part)
 	} else {
+		r.mem.recycle.Store(true)
 		err = s.buffered()
+		r.mem.recycle.Store(false)
+		r.mem.dropSpare()
 	}
 	if err != nil {
 		return nil, err
@@ -607,8 +610,15 @@ func (s *stepper) buffered() error {
 		r.pool = newBinPool(k, r.mem)
 	}
 	bins := r.pool
+	// Bins as large as the slabs of cur, which go to them as cur is
+	// expanded (see memory.recycle).
+	bins.arena.sizeFor(s.cur.n * (k + 1))
+	// A layer compact on disk is ordered by hashKey within its groups,
+	// which then share their top bits (compact.go): its groups are by
+	// hashKey too.
+	by := grouping{byDemand: r.f.packed && !(r.spill && (s.est >= compactStates || r.cfg.compact)), nibbles: 1<<(4*r.f.slots) - 1}
 	for _, w := range s.ws {
-		w.buffered = newEmitter(1<<bbits, 64-bbits, k, bins)
+		w.buffered = newEmitter(1<<bbits, 64-bbits, k, by, bins)
 		w.lean = nil
 	}
 	s.classes = &classifier{f: r.f}
@@ -624,7 +634,7 @@ func (s *stepper) buffered() error {
 	sub := s.gbits - bbits
 	return pool.Run(s.ctx, len(s.ws), 1<<bbits, func(wi, i int) error {
 		if ms[wi] == nil {
-			ms[wi] = &merger{k: k}
+			ms[wi] = &merger{k: k, by: by}
 		}
 		m := ms[wi]
 		p := parts[wi][:0]
@@ -659,7 +669,7 @@ func (s *stepper) buffered() error {
 // emit hands a new state to the step.
 func (w *worker) emit(key uint64, val []uint64) {
 	if w.buffered != nil {
-		w.buffered.emit(key, hashKey(key), val)
+		w.buffered.emit(key, val)
 		return
 	}
 	w.lean.emit(w.r.f.mixer.mix(key), val)

@@ -127,3 +127,91 @@ func BenchmarkLeanInsert(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*groups*perGroup), "ns/state")
 }
+
+// TestGroupingByDemand checks that grouping by demand gives keys with the
+// same kinds of squares and z one group, however their ends are paired,
+// and tells apart keys whose kinds differ.
+func TestGroupingByDemand(t *testing.T) {
+	by := grouping{byDemand: true, nibbles: 1<<(4*13) - 1}
+	key := func(z uint64, codes ...uint64) uint64 {
+		k := z << (4 * 13)
+		for p, c := range codes {
+			k |= c << (4 * p)
+		}
+		return k
+	}
+	same := [][2]uint64{
+		{key(0, 3, 3, 4, 4), key(0, 3, 4, 4, 3)},
+		{key(1, 2, 3, 1, 3, 0), key(1, 3, 3, 1, 2, 0)},
+		{key(3, 0, 1, 5, 6, 5, 6), key(3, 0, 1, 2, 3, 4, 3)},
+	}
+	differ := [][2]uint64{
+		{key(0, 3, 3, 0, 1), key(0, 3, 3, 1, 0)},
+		{key(0, 3, 3), key(1, 3, 3)},
+		{key(2, 3, 3), key(3, 3, 3)},
+		{key(0, 2, 1), key(0, 1, 2)},
+	}
+	var got, want []bool
+	for _, p := range same {
+		got, want = append(got, by.hash(p[0]) == by.hash(p[1])), append(want, true)
+	}
+	for _, p := range differ {
+		got, want = append(got, by.hash(p[0]) == by.hash(p[1])), append(want, false)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("same group (-want +got):\n%s", diff)
+	}
+}
+
+// TestRecycle checks that slabs freed while the memory recycles wait as
+// spare, still counted, that the arena takes them again, and that they
+// give way to an allocation the limit would otherwise refuse.
+func TestRecycle(t *testing.T) {
+	const words = minSlabWords
+	mem := &memory{limit: 5 * words * 8}
+	a := &arena{mem: mem, slabWords: words}
+	mem.recycle.Store(true)
+	var gs []group
+	for range 4 { // four slabs, each of one group
+		g, ok := a.alloc(words / 4)
+		if !ok {
+			t.Fatal("alloc refused within the limit")
+		}
+		gs = append(gs, g)
+		a.release() // seal it: the next group takes a slab of its own
+	}
+	first := &gs[0].entries[0]
+	for _, g := range gs {
+		a.free(g)
+	}
+	if got, want := mem.used.Load(), int64(4*words*8); got != want {
+		t.Errorf("used with 4 spare slabs: %d, want %d", got, want)
+	}
+	g, ok := a.alloc(words / 4)
+	if !ok {
+		t.Fatal("alloc refused with spare slabs")
+	}
+	if got := mem.used.Load(); got != 4*words*8 {
+		t.Errorf("used after taking a spare slab: %d, want %d", got, 4*words*8)
+	}
+	if ptr := &g.entries[0]; ptr != first && ptr != &gs[1].entries[0] && ptr != &gs[2].entries[0] && ptr != &gs[3].entries[0] {
+		t.Error("alloc took a fresh slab while spare ones waited")
+	}
+	// Two slabs' worth more passes the limit unless the spares go.
+	big, ok := mem.alloc(2 * words)
+	if !ok {
+		t.Fatal("alloc refused: the spare slabs did not give way")
+	}
+	if got := mem.spared.Load(); got != 0 {
+		t.Errorf("%d bytes still spare after an allocation needed them", got)
+	}
+	mem.release(int64(len(big)) * 8)
+	mem.unmap(big)
+	a.free(g)
+	mem.recycle.Store(false)
+	mem.dropSpare()
+	a.release()
+	if got := mem.used.Load(); got != 0 {
+		t.Errorf("used at the end: %d bytes", got)
+	}
+}
