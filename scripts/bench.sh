@@ -7,6 +7,8 @@
 #   COUNT=10 scripts/bench.sh   # more runs, tighter intervals
 #   NQUEENSFAF=DIR scripts/bench.sh  # also N-Queens side by side with
 #                                    # NQueensFAF (scripts/queens-anchors.sh)
+#   DP8=1 scripts/bench.sh      # also 8x8 closed by frontier, layers on
+#                               # disk (about 10 more minutes)
 #
 # Run it on an otherwise idle machine: anything else running (even a pipe
 # into another program) takes a core from the parallel benchmarks.
@@ -59,7 +61,7 @@ else
 fi
 
 # Whole frontier counts: 7x7 from the corner, in memory and with the
-# layers on disk.
+# layers on disk, and with DP8 set 8x8 closed.
 dprow() { # target, then the count's arguments
 	local target=$1 json rss
 	shift
@@ -74,6 +76,10 @@ if [ -x /usr/bin/time ]; then
 	spill=$(mktemp -d)
 	dp77=$(dprow "<= 20 s" 7x7)
 	dp77spill=$(dprow "" -spill "$spill" 7x7)
+	if [ -n "${DP8:-}" ]; then
+		echo "timing count -method dp -closed 8x8" >&2
+		dp88=$(dprow "<= 8 min, <= 6 GB resident" -closed -memory 5G -spill "$spill" 8x8)
+	fi
 	rmdir "$spill"
 else
 	dp77="| (no /usr/bin/time) |"
@@ -172,6 +178,7 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo "|---|---|---|---|---|---|"
 	echo "$dp77"
 	echo "$dp77spill"
+	if [ -n "${dp88:-}" ]; then echo "$dp88"; fi
 	echo
 	echo "The operations on one state of 8 rows (\`$frontier\`), made billions of times a square on 8x8:"
 	echo

@@ -58,7 +58,8 @@ type group struct {
 }
 
 // alloc returns a group of n words, not zeroed where the slab is a spare
-// one (see memory.recycle); false if it would pass the memory limit. A group larger than a quarter slab gets a slab of its own.
+// one (see memory.recycle); false if it would pass the memory limit. A
+// group larger than a quarter slab gets a slab of its own.
 func (a *arena) alloc(n int) (group, bool) {
 	if n == 0 {
 		return group{}, true

@@ -61,8 +61,7 @@ type memory struct {
 	later   [][]uint64 // memory waiting to be unmapped
 	reaping bool       // a goroutine is unmapping later
 	// spare holds slabs the arenas gave back while recycle is set, still
-	// mapped and counted as used, for the next slab of the same size
-	// (see recycle).
+	// mapped and counted as used, for the arenas' next slabs (see keep).
 	recycle atomic.Bool
 	spare   [][]uint64
 	spared  atomic.Int64 // bytes in spare
@@ -134,15 +133,15 @@ func (m *memory) release(bytes int64) { m.used.Add(-bytes) }
 
 // The buffered step frees the slabs of the layer it expands while it
 // fills bins, and then fills as many slabs with the next layer: a slab
-// fresh from the kernel costs it a fault and the zeroing of every page
-// (9% of the time of 7x7 from the corner), where one given back in the
-// same step can be used again as it is. So while recycle is set, the
-// slabs the arenas give back wait in spare, still counted as used, for
-// the arenas' next slabs, whatever their size. The peak stays that of the step's start
-// and end, when the layers and the bins are whole: what waits in spare
-// is memory the step held a moment before. Other steps do not recycle:
-// the lean step's tables come from spaces of their own, and the memory a
-// layer gives back there must be free for them.
+// fresh from the kernel costs a fault and the zeroing of every page (9%
+// of the time of 7x7 from the corner), where one given back in the same
+// step can be used again as it is. So while recycle is set, the slabs the
+// arenas give back wait in spare, still counted as used, for the arenas'
+// next slabs, whatever their size. The peak stays that of the step's
+// start and end, when the layers and the bins are whole: what waits in
+// spare is memory the step held a moment before. Other steps do not
+// recycle: the lean step's tables come from spaces of their own, and the
+// memory a layer gives back there must be free for them.
 
 // keep takes the words of an empty slab (counted as used): into spare
 // while recycling, otherwise back to the kernel.
