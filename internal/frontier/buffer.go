@@ -30,16 +30,18 @@ const maxBuckets = 256
 // in one group.
 type grouping struct {
 	byDemand bool
-	nibbles  uint64 // the window's nibbles in a key; z lies above them
+	zShift   uint // where z lies in a key, above the window's nibbles
 }
 
 func (g grouping) hash(key uint64) uint64 {
 	if !g.byDemand {
 		return hashKey(key)
 	}
-	x := key & g.nibbles
-	kinds := (x|x>>1|x>>2|x>>3)&nibbleLow | (x>>1|x>>2|x>>3)&nibbleLow<<1 // used, and an end
-	return hashKey(kinds | key&^g.nibbles)
+	// What nibbleKinds tells, left a bit a nibble where it lies: squeezing
+	// the bits together made 7x7 from the corner take 10% longer.
+	x := key & (1<<g.zShift - 1)
+	used, end := (x|x>>1|x>>2|x>>3)&nibbleLow, (x>>1|x>>2|x>>3)&nibbleLow
+	return hashKey(used | end<<1 | key&^(1<<g.zShift-1))
 }
 
 // An emitter collects one worker's new states, unmerged, per bucket: a

@@ -185,10 +185,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if lean {
 		err = s.lean(part)
 	} else {
-		r.mem.recycle.Store(true)
 		err = s.buffered()
-		r.mem.recycle.Store(false)
-		r.mem.dropSpare()
 	}
 	if err != nil {
 		return nil, err
@@ -610,13 +607,18 @@ func (s *stepper) buffered() error {
 		r.pool = newBinPool(k, r.mem)
 	}
 	bins := r.pool
+	r.mem.recycle.Store(true)
+	defer func() {
+		r.mem.recycle.Store(false)
+		r.mem.dropSpare()
+	}()
 	// Bins as large as the slabs of cur, which go to them as cur is
 	// expanded (see memory.recycle).
 	bins.arena.sizeFor(s.cur.n * (k + 1))
 	// A layer compact on disk is ordered by hashKey within its groups,
 	// which then share their top bits (compact.go): its groups are by
 	// hashKey too.
-	by := grouping{byDemand: r.f.packed && !(r.spill && (s.est >= compactStates || r.cfg.compact)), nibbles: 1<<(4*r.f.slots) - 1}
+	by := grouping{byDemand: r.f.packed && !(r.spill && (s.est >= compactStates || r.cfg.compact)), zShift: uint(4 * r.f.slots)}
 	for _, w := range s.ws {
 		w.buffered = newEmitter(1<<bbits, 64-bbits, k, by, bins)
 		w.lean = nil

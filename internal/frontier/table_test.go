@@ -132,7 +132,7 @@ func BenchmarkLeanInsert(b *testing.B) {
 // same kinds of squares and z one group, however their ends are paired,
 // and tells apart keys whose kinds differ.
 func TestGroupingByDemand(t *testing.T) {
-	by := grouping{byDemand: true, nibbles: 1<<(4*13) - 1}
+	by := grouping{byDemand: true, zShift: 4 * 13}
 	key := func(z uint64, codes ...uint64) uint64 {
 		k := z << (4 * 13)
 		for p, c := range codes {
