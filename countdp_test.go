@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -268,6 +269,66 @@ func TestCountDPEarlyStart(t *testing.T) {
 	}
 	if _, err := CountDP(context.Background(), 5, 5, WithClosed(), WithEarlyStart()); !errors.Is(err, ErrBadOption) {
 		t.Errorf("closed, early start: %v, want ErrBadOption", err)
+	}
+}
+
+// TestCountDPSweep checks that the narrow sweep (other states all the way,
+// fewer of them) gives the counts of the rows sweep, and that a sweep not
+// among the three is refused.
+func TestCountDPSweep(t *testing.T) {
+	for _, b := range []struct {
+		rows, cols int
+		opts       []Option
+	}{
+		{5, 6, nil},
+		{6, 6, []Option{WithStart(Coordinate{2, 3})}},
+		{6, 6, []Option{WithClosed()}},
+		{5, 5, []Option{WithFreeEnds()}},
+		{4, 9, []Option{WithAllLengths()}},
+		{7, 5, []Option{WithEarlyStart()}},
+	} {
+		rows := mustCountDP(t, b.rows, b.cols, append(b.opts, WithSweep(SweepRows))...)
+		narrow := mustCountDP(t, b.rows, b.cols, append(b.opts, WithSweep(SweepNarrow))...)
+		got := []any{narrow.Tours.String(), fmt.Sprint(narrow.ByLength), narrow.Sweep}
+		want := []any{rows.Tours.String(), fmt.Sprint(rows.ByLength), SweepNarrow}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%dx%d: narrow sweep (-rows +narrow):\n%s", b.rows, b.cols, diff)
+		}
+		if cmp.Equal(rows.States, narrow.States) {
+			t.Errorf("%dx%d: the same states both ways: not a second computation", b.rows, b.cols)
+		}
+		if rows.Sweep != SweepRows || slices.Max(narrow.States) >= slices.Max(rows.States) {
+			t.Errorf("%dx%d: sweep %v, at most %d states; narrow at most %d", b.rows, b.cols, rows.Sweep, slices.Max(rows.States), slices.Max(narrow.States))
+		}
+	}
+	if got := mustCountDP(t, 3, 8).Sweep; got != SweepNarrow {
+		t.Errorf("3x8 by default: sweep %v, want narrow", got)
+	}
+	for _, s := range []Sweep{-1, SweepNarrow + 1} {
+		if _, err := CountDP(context.Background(), 5, 5, WithSweep(s)); !errors.Is(err, ErrBadOption) {
+			t.Errorf("WithSweep(%v): %v, want ErrBadOption", s, err)
+		}
+	}
+	if _, err := NewSolver(5, 5, WithSweep(SweepNarrow)); !errors.Is(err, ErrBadOption) {
+		t.Errorf("NewSolver with WithSweep: %v, want ErrBadOption", err)
+	}
+}
+
+// TestParseSweep checks that every sweep's name parses back to it.
+func TestParseSweep(t *testing.T) {
+	var got []Sweep
+	for _, s := range []Sweep{SweepAuto, SweepRows, SweepNarrow} {
+		p, err := ParseSweep(s.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, p)
+	}
+	if diff := cmp.Diff([]Sweep{SweepAuto, SweepRows, SweepNarrow}, got); diff != "" {
+		t.Errorf("ParseSweep(String()) (-want +got):\n%s", diff)
+	}
+	if _, err := ParseSweep("diagonal"); !errors.Is(err, ErrBadOption) {
+		t.Errorf("ParseSweep(diagonal): %v, want ErrBadOption", err)
 	}
 }
 

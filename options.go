@@ -36,13 +36,14 @@ const (
 	optSpill
 	optCheckpoint
 	optEarlyStart
+	optSweep
 	optTesting     // the unexported options of the tests and the engines
 	numOptionKinds = iota
 )
 
 var optionNames = [numOptionKinds]string{
 	"WithStart", "WithMoveOrder", "WithWorkers", "WithSplitDepth", "WithLimit", "WithProgress", "WithClosed",
-	"WithReduction", "WithShard", "WithNodeBudget", "WithFreeEnds", "WithMemoryLimit", "WithAllLengths", "WithSpill", "WithCheckpoint", "WithEarlyStart", "an internal option",
+	"WithReduction", "WithShard", "WithNodeBudget", "WithFreeEnds", "WithMemoryLimit", "WithAllLengths", "WithSpill", "WithCheckpoint", "WithEarlyStart", "WithSweep", "an internal option",
 }
 
 // String returns the name of the option, as the caller wrote it.
@@ -62,7 +63,7 @@ const (
 	// A census and Unique search from every square, each in full.
 	everySquareOptions = solverOptions &^ (optStart | optLimit | optShard)
 	countDPOptions     = optStart | optWorkers | optProgress | optClosed | optFreeEnds | optMemoryLimit | optAllLengths |
-		optShard | optSpill | optCheckpoint | optEarlyStart | optTesting
+		optShard | optSpill | optCheckpoint | optEarlyStart | optSweep | optTesting
 	constructOptions  = optStart | optWorkers | optClosed
 	warnsdorffOptions = optStart | optMoveOrder | optClosed | optNodeBudget | optTesting
 	findTourOptions   = optStart | optMoveOrder | optWorkers | optClosed
@@ -117,6 +118,7 @@ type config struct {
 	spill      string // CountDP: a directory for the layers
 	checkpoint string // CountDP: a file to record progress in and resume from
 	earlyStart bool   // CountDP: add the start square where it is
+	sweep      Sweep  // CountDP: the order of each column's squares
 }
 
 func defaultConfig() config {
@@ -415,6 +417,21 @@ func WithEarlyStart() Option {
 	return func(cfg *config) error {
 		cfg.given |= optEarlyStart
 		cfg.earlyStart = true
+		return nil
+	}
+}
+
+// WithSweep makes CountDP add the squares of each column in the order s
+// (see Sweep) rather than the one it picks for the board's width. The
+// count is the same; the states on the way are others, so a count made
+// with each is a check of the other.
+func WithSweep(s Sweep) Option {
+	return func(cfg *config) error {
+		cfg.given |= optSweep
+		if s < SweepAuto || s > SweepNarrow {
+			return fmt.Errorf("%w: WithSweep(%v): not a sweep", ErrBadOption, s)
+		}
+		cfg.sweep = s
 		return nil
 	}
 }

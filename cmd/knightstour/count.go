@@ -39,7 +39,10 @@ type countResult struct {
 	// square added, and the memory they took.
 	PeakStates int   `json:"peak_states,omitempty"`
 	PeakBytes  int64 `json:"peak_bytes,omitempty"`
-	States     []int `json:"states,omitempty"`
+	// Sweep is the order of each column's squares (-method dp): results
+	// of different sweeps are different computations, never shards of one.
+	Sweep  string `json:"sweep,omitempty"`
+	States []int  `json:"states,omitempty"`
 	// AllTasks is the tasks the whole enumeration was cut into: the tasks
 	// of its shards add up to it.
 	AllTasks int `json:"all_tasks,omitempty"`
@@ -66,10 +69,12 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	memory := c.fs.String("memory", "", "with -method dp, stop before the states take more than this, such as 8G (default: half the machine's memory)")
 	spill := c.fs.String("spill", "", "with -method dp, keep the states after each square in files in this directory instead of in memory (for boards whose states do not fit, such as 8x8)")
 	early := c.fs.Bool("early-start", false, "with -method dp, add the start square where it lies rather than last (other states, the same count: a second computation to check a count by)")
+	sweepName := c.fs.String("sweep", "auto", `with -method dp, the order of each column's squares: "narrow" keeps about half the states of "rows", "auto" is narrow; a count made with each checks the other`)
 	checkpoint := c.fs.String("checkpoint", "", "with -method dp, record progress in this file after every column, between the passes of a square made in passes, and on a stop (Ctrl-C), with the states beside it; run the same command again to resume")
 	var shard shardFlag
 	c.fs.Var(&shard, "shard", "count only shard i of n, for example 0/4; add the -json results with 'knightstour merge'")
 	var memLimit int64
+	var sweep knightstour.Sweep
 	s, progress, err := c.setup(args, "", stderr, func() ([]knightstour.Option, error) {
 		switch {
 		case *method != "auto" && *method != "enum" && *method != "dp":
@@ -82,8 +87,8 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return nil, fmt.Errorf("-all-lengths needs -method dp")
 		case *method == "dp" && *c.limit > 0:
 			return nil, fmt.Errorf("-method dp counts everything at once: -limit needs -method enum")
-		case (*spill != "" || *checkpoint != "" || *early) && *method != "dp":
-			return nil, fmt.Errorf("-spill, -checkpoint and -early-start need -method dp")
+		case (*spill != "" || *checkpoint != "" || *early || *sweepName != "auto") && *method != "dp":
+			return nil, fmt.Errorf("-spill, -checkpoint, -early-start and -sweep need -method dp")
 		case *spill != "" && *checkpoint != "":
 			return nil, fmt.Errorf("-spill and -checkpoint do not go together: a checkpoint keeps its states beside it")
 		case *free && *c.limit > 0:
@@ -92,6 +97,10 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			// A census by enumeration is a sum over every square: a shard
 			// of it would not add up to the whole count.
 			return nil, fmt.Errorf("-free with -shard needs -method dp: enumeration counts the tours from every square in full")
+		}
+		var err error
+		if sweep, err = knightstour.ParseSweep(*sweepName); err != nil {
+			return nil, fmt.Errorf("-sweep %q: want auto, rows or narrow", *sweepName)
 		}
 		if *memory != "" && *method == "enum" {
 			return nil, fmt.Errorf("-memory bounds the states of -method dp: enumeration keeps none")
@@ -156,6 +165,9 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *early {
 			opts = append(opts, knightstour.WithEarlyStart())
 		}
+		if sweep != knightstour.SweepAuto {
+			opts = append(opts, knightstour.WithSweep(sweep))
+		}
 		if !c.quiet {
 			opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))
 		}
@@ -168,6 +180,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usageErrorIf(err, c)
 		}
 		res.Resumed = dp.Resumed
+		res.Sweep = dp.Sweep.String()
 		res.Passes = dp.Passes
 		res.PartedAt, res.Followed = dp.PartedAt, dp.Followed
 		res.Count, res.Workers, res.Tasks = dp.Tours, dp.Workers, len(dp.States)

@@ -29,7 +29,7 @@ type shardResult struct {
 // results of the same search.
 func (r shardResult) identity() string {
 	if c := r.tours; c != nil {
-		return fmt.Sprintf("tours %dx%d from %s, order %s, closed %v, free ends %v, method %s", c.Rows, c.Cols, c.Start, c.Order, c.Closed, c.Free, c.Method)
+		return fmt.Sprintf("tours %dx%d from %s, order %s, closed %v, free ends %v, method %s, sweep %q", c.Rows, c.Cols, c.Start, c.Order, c.Closed, c.Free, c.Method, c.Sweep)
 	}
 	return fmt.Sprintf("queens n=%d by %s", r.queens.N, r.queens.Method)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // MaxWidth is the widest shorter side a count handles: the counter walks
@@ -27,15 +28,45 @@ const (
 	slotLabel = 3 // one edge; codes from here on pair the two ends of a piece
 )
 
+// Sweep is the order in which a count adds the squares of each column.
+type Sweep int
+
+const (
+	// SweepRows adds each column's squares row by row. A state describes
+	// the window of the last 2w+1 squares added, which slides on by one
+	// square a step.
+	SweepRows Sweep = iota
+	// SweepNarrow adds each column's odd rows upwards, then its even rows
+	// downwards, then its last row. Then at most 2w of the squares added
+	// still have neighbours to come (the frontier), one fewer than the
+	// window of SweepRows holds at most, and fewer at most squares: a
+	// state describes only the frontier, and a count has fewer states.
+	SweepNarrow
+)
+
+func (s Sweep) String() string {
+	switch s {
+	case SweepRows:
+		return "rows"
+	case SweepNarrow:
+		return "narrow"
+	}
+	return fmt.Sprintf("Sweep(%d)", int(s))
+}
+
 // board lays a board out for counting: squares are numbered column by
 // column along the longer side, w to a column, so that a square's earlier
-// neighbours are the 2w+1 squares just before it. The state of a partial
-// count describes that window.
+// neighbours are among the 2w+1 squares just before it. The state of a
+// partial count describes a window of squares: with SweepRows the last
+// 2w+1 added, with SweepNarrow the frontier, the squares added that still
+// have neighbours to come.
 type board struct {
-	w, l       int  // width (the shorter side) and length
-	n          int  // squares
-	slots      int  // 2w+1: the window
-	transposed bool // the board has more rows than columns
+	w, l       int   // width (the shorter side) and length
+	n          int   // squares
+	slots      int   // the window: 2w+1 squares, or the largest frontier
+	transposed bool  // the board has more rows than columns
+	rows       []int // the row of the i-th square added in a column
+	rank       []int // the inverse of rows
 	steps      []step
 	packed     bool   // 4 bits a slot fit in 64 bits; otherwise base 11
 	pow11      uint64 // 11^slots
@@ -43,17 +74,64 @@ type board struct {
 }
 
 // step is what adding square v (the square numbered v) does to the window.
-// The working array has slots+1 positions: 0..slots-1 for the squares
-// v-slots..v-1, and slots for v itself.
+// The working array has slots+1 positions: 0..slots-1 for the window
+// before v, and slots for v itself. The window after v is made of some of
+// those positions, in order: with SweepRows positions 1..slots, with
+// SweepNarrow those whose squares still have neighbours to come, after
+// as many empty positions (done) as make up slots.
 type step struct {
 	back   [4]int8 // window positions of v's earlier neighbours
 	nback  int8    //
 	retire uint32  // positions whose last neighbour is v: they leave now
 	thin   uint32  // positions with one neighbour later than v: an unused square there needs z
 	black  uint32  // positions of squares of colour 1, (row+col) odd
+	// from gives, for each position of the window after v, the position
+	// before it whose square it holds (a position that holds done, for an
+	// empty one); next gives, for each position, where its square goes,
+	// or -1 if it leaves.
+	from [MaxSlots]int8
+	next [MaxSlots + 1]int8
+	// drop is the positions that leave (squares that retire, and empty
+	// positions), and pad the empty positions the window after v starts
+	// with: compact uses them.
+	drop uint32
+	pad  uint8
 }
 
-func newBoard(rows, cols int) (*board, error) {
+// MaxSlots is the most squares a state describes: 17, the window of
+// SweepRows on a board 8 wide, the most that fit a state into one
+// 64-bit word.
+const MaxSlots = 2*MaxWidth + 1
+
+// compact moves a mask of positions before v to those after it.
+func (st *step) compact(m uint32) uint32 {
+	for d := st.drop; d != 0; {
+		q := 31 - bits.LeadingZeros32(d)
+		d &^= 1 << q
+		low := uint32(1)<<q - 1
+		m = m&low | m>>1&^low
+	}
+	return m << st.pad
+}
+
+// compactWord moves a packed window after v (four bits a position,
+// positions 0..slots) to the window after v, whose empty positions it
+// fills with done.
+func (st *step) compactWord(word uint64) uint64 {
+	if st.drop == 1 && st.pad == 0 { // the rows sweep, once past the first squares
+		return word >> 4
+	}
+	for d := st.drop; d != 0; {
+		q := 31 - bits.LeadingZeros32(d)
+		d &^= 1 << q
+		low := uint64(1)<<(4*q) - 1
+		word = word&low | word>>4&^low
+	}
+	pad := 4 * uint(st.pad)
+	return word<<pad | nibbleLow&(1<<pad-1)
+}
+
+func newBoard(rows, cols int, sweep Sweep) (*board, error) {
 	w, l := rows, cols
 	if rows > cols {
 		w, l = cols, rows
@@ -66,22 +144,17 @@ func newBoard(rows, cols int) (*board, error) {
 		return nil, fmt.Errorf("%w: %dx%d has more than %d squares", ErrTooWide, rows, cols, maxSquares)
 	}
 	f := &board{w: w, l: l, n: w * l, slots: 2*w + 1, transposed: rows > cols}
-	f.packed = 4*f.slots+2 <= 64
-	f.pow11 = 1
-	for range f.slots {
-		f.pow11 *= 11
+	f.rows = sweepRows(w, sweep)
+	f.rank = make([]int, w)
+	for i, r := range f.rows {
+		f.rank[r] = i
 	}
-	keyBits := uint(4*f.slots + 2) // the slots' nibbles and z, below 4
-	if !f.packed {
-		keyBits = uint(bits.Len64(4*f.pow11 - 1))
-	}
-	f.mixer = newMixer(keyBits)
 	nb := func(v int) []int { // neighbours of square v in this numbering
-		c, r := v/w, v%w
+		c, r := v/w, f.rows[v%w]
 		var out []int
 		for _, d := range [8][2]int{{1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}} {
 			if cc, rr := c+d[0], r+d[1]; cc >= 0 && cc < l && rr >= 0 && rr < w {
-				out = append(out, cc*w+rr)
+				out = append(out, cc*w+f.rank[rr])
 			}
 		}
 		return out
@@ -93,22 +166,61 @@ func newBoard(rows, cols int) (*board, error) {
 			last[u] = max(last[u], t)
 		}
 	}
+	// win[v] is the window before square v: its squares, -1 where empty.
+	win := make([][]int, f.n+1)
+	if sweep == SweepRows {
+		for v := range win {
+			for p := range f.slots {
+				win[v] = append(win[v], max(v-f.slots+p, -1))
+			}
+		}
+	} else {
+		var front []int
+		f.slots = 0
+		for v := range f.n + 1 {
+			win[v] = front
+			f.slots = max(f.slots, len(front))
+			if v == f.n {
+				break
+			}
+			var after []int
+			for _, u := range append(slices.Clone(front), v) {
+				if last[u] > v {
+					after = append(after, u)
+				}
+			}
+			front = after
+		}
+		for v, fr := range win {
+			win[v] = append(slices.Repeat([]int{-1}, f.slots-len(fr)), fr...)
+		}
+	}
+	f.packed = 4*f.slots+2 <= 64
+	f.pow11 = 1
+	for range f.slots {
+		f.pow11 *= 11
+	}
+	keyBits := uint(4*f.slots + 2) // the slots' nibbles and z, below 4
+	if !f.packed {
+		keyBits = uint(bits.Len64(4*f.pow11 - 1))
+	}
+	f.mixer = newMixer(keyBits)
 	f.steps = make([]step, f.n)
 	for v := range f.n {
 		st := &f.steps[v]
-		base := v - f.slots // the square at position 0
+		at := append(slices.Clone(win[v]), v) // the square at each position
 		for _, t := range nb(v) {
 			if t < v {
-				st.back[st.nback] = int8(t - base)
+				st.back[st.nback] = int8(slices.Index(at, t))
 				st.nback++
 			}
 		}
-		for p := 0; p <= f.slots; p++ {
-			u := base + p
+		for p, u := range at {
+			st.next[p] = -1 // until the window after v says where it goes
 			if u < 0 {
 				continue
 			}
-			if (u/w+u%w)%2 == 1 {
+			if (u/w+f.rows[u%w])%2 == 1 {
 				st.black |= 1 << p
 			}
 			later := 0
@@ -124,17 +236,65 @@ func newBoard(rows, cols int) (*board, error) {
 				st.retire |= 1 << p
 			}
 		}
+		for i, u := range win[v+1] {
+			if u < 0 {
+				st.pad++
+				continue
+			}
+			p := slices.Index(at, u)
+			st.from[i], st.next[p] = int8(p), int8(i)
+		}
+		for p := range at { // empty positions, and squares that retire
+			if st.next[p] < 0 {
+				st.drop |= 1 << p
+			}
+		}
+		for i := range int(st.pad) { // empty positions take a position that holds done
+			st.from[i] = int8(bits.TrailingZeros32(st.drop))
+		}
 	}
 	return f, nil
+}
+
+// sweepRows returns the order in which sweep adds the rows of a column w
+// squares wide.
+func sweepRows(w int, sweep Sweep) []int {
+	var rows []int
+	if sweep == SweepRows {
+		for r := range w {
+			rows = append(rows, r)
+		}
+		return rows
+	}
+	for r := 1; r < w-1; r += 2 {
+		rows = append(rows, r)
+	}
+	for r := w - 2; r >= 0; r-- {
+		if r%2 == 0 {
+			rows = append(rows, r)
+		}
+	}
+	return append(rows, w-1)
 }
 
 // index returns the number of the square in row r, column c in the
 // order the count adds squares.
 func (f *board) index(r, c int) int {
 	if f.transposed {
-		return r*f.w + c
+		r, c = c, r
 	}
-	return c*f.w + r
+	return c*f.w + f.rank[r]
+}
+
+// stays reports whether window position q before square v is one and
+// stays in the window after v.
+func (f *board) stays(v, q int) bool {
+	return v >= 0 && v < f.n && q >= 0 && q < f.slots && f.steps[v].next[q] >= 0
+}
+
+// colour returns the colour of square v, 1 where (row+col) is odd.
+func (f *board) colour(v int) int {
+	return (v/f.w + f.rows[v%f.w]) % 2
 }
 
 // latest returns the largest index, in the frontier's order, of the
@@ -149,21 +309,22 @@ func (f *board) latest(r, col int) int {
 	}
 	best := 0
 	for _, s := range [][2]int{{r, col}, {f.w - 1 - r, col}, {r, f.l - 1 - col}, {f.w - 1 - r, f.l - 1 - col}} {
-		best = max(best, s[1]*f.w+s[0])
+		best = max(best, s[1]*f.w+f.rank[s[0]])
 		if f.w == f.l { // a square board may also be turned over its diagonal
-			best = max(best, s[0]*f.w+s[1])
+			best = max(best, s[0]*f.w+f.rank[s[1]])
 		}
 	}
 	return best
 }
 
-// encode packs window positions 1..slots of a (the window after adding a
-// square) and the z-state into a key. It renames the pair labels in order
-// of first appearance, so that equal states get equal keys whatever labels
-// their steps made up. The step on bytes (expand, finish) uses it on boards
-// 8 wide, in base 11; on packed boards it only makes the first state, and
-// the step there packs its own words (packed.go).
-func (f *board) encode(a *[18]uint8, z int) (key uint64) {
+// encode packs the window after square v (st is v's step: positions 1..slots
+// of a, or those that st keeps) and the z-state into a key. It renames the
+// pair labels in order of first appearance, so that equal states get equal
+// keys whatever labels their steps made up. The step on bytes (expand,
+// finish) uses it on boards 8 wide, in base 11; on packed boards it only
+// makes the first state, and the step there packs its own words
+// (packed.go).
+func (f *board) encode(a *[18]uint8, z int, st *step) (key uint64) {
 	if f.packed {
 		var word uint64
 		for p := 1; p <= f.slots; p++ {
@@ -177,8 +338,8 @@ func (f *board) encode(a *[18]uint8, z int) (key uint64) {
 	// branches: whether a label is new is not predictable.
 	code := [48]uint8{slotFree + 1, slotDone + 1, slotToZ + 1}
 	next := uint8(slotLabel + 1)
-	for p := f.slots; p >= 1; p-- { // base 11 packs from the far end, so labels are named from there
-		c := a[p]
+	for i := f.slots - 1; i >= 0; i-- { // base 11 packs from the far end, so labels are named from there
+		c := a[st.from[i]]
 		r := code[c]
 		fresh := (r - 1) >> 7 // 1 if unseen
 		r += fresh * next
@@ -197,17 +358,22 @@ func (f *board) decode(key uint64, a *[18]uint8) (z int, free, ends uint32) {
 	if f.slots == 17 {
 		return decode17(key, a)
 	}
-	for p := 0; p < f.slots; p++ {
-		a[p] = uint8(key % 11)
-		key /= 11
+	p := 0
+	for ; p+3 <= f.slots; p += 3 {
+		t := triples[key%1331]
+		key /= 1331
+		binary.LittleEndian.PutUint32(a[p:], t) // the fourth byte is the next triple's, or the new square's
+		free |= t >> 24 & 7 << p
+		ends |= t >> 28 & 7 << p
 	}
-	z = int(key)
-	for p := 0; p < f.slots; p++ {
-		c := uint32(a[p])
-		free |= (c - 1) >> 31 << p          // c == slotFree
-		ends |= (1 - (c>>1-1)>>31) & 1 << p // c >= slotToZ
+	// One or two digits left, and z: below 4*11^2.
+	rest := uint(f.slots - p)
+	t := triples[key]
+	for i := range int(rest) {
+		a[p+i] = uint8(t >> (8 * i))
 	}
-	return z, free, ends
+	m := uint32(1)<<rest - 1
+	return int(t >> (8 * rest) & 0xff), free | t>>24&m<<p, ends | t>>28&m<<p
 }
 
 // triples holds, for each number below 11^3, its three base-11 digits

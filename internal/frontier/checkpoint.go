@@ -96,10 +96,11 @@ func (cp *classParts) record() *partsRecord {
 }
 
 // loadParts checks rec, the parts of a layer of groups groups (a part of
-// one, for a step's passes done), and returns them. A record that is
+// one, for a step's passes done), told by positions of the window before
+// square v, and returns them. A record that is
 // not one of this board's is refused: parts that lied would make passes
 // skip groups holding their states.
-func (r *counter) loadParts(rec *partsRecord, groups int, whole bool) (*classParts, error) {
+func (r *counter) loadParts(rec *partsRecord, v, groups int, whole bool) (*classParts, error) {
 	if rec == nil {
 		return nil, nil
 	}
@@ -111,7 +112,7 @@ func (r *counter) loadParts(rec *partsRecord, groups int, whole bool) (*classPar
 	}
 	classes := 1
 	for i, q := range rec.Positions {
-		if q < 1 || q >= r.f.slots || slices.Contains(rec.Positions[:i], q) {
+		if !r.f.stays(v, q) || slices.Contains(rec.Positions[:i], q) {
 			return nil, bad()
 		}
 		classes *= 3
@@ -193,6 +194,7 @@ type job struct {
 	Base11     bool   `json:"base11"`
 	AllDemands bool   `json:"all_demands"`
 	EarlyStart bool   `json:"early_start"`
+	Sweep      string `json:"sweep,omitempty"` // empty for SweepRows, as before sweeps
 	Shard      int    `json:"shard"`
 	Shards     int    `json:"shards"`
 	ByteOrder  int    `json:"byte_order"`
@@ -215,6 +217,9 @@ func (j job) String() string {
 			s += ", " + f.name
 		}
 	}
+	if j.Sweep != "" {
+		s += ", sweep " + j.Sweep
+	}
 	if j.ByteOrder != nativeOrder() {
 		s += ", another byte order"
 	}
@@ -236,6 +241,9 @@ func (r *counter) job() job {
 		AllDemands: c.AllDemands, EarlyStart: c.EarlyStart, Shard: c.Shard, Shards: c.Shards, ByteOrder: nativeOrder()}
 	if c.Mode == FromStart {
 		j.StartRow, j.StartCol = c.StartRow, c.StartCol
+	}
+	if c.Sweep != SweepRows {
+		j.Sweep = c.Sweep.String()
 	}
 	return j
 }
@@ -421,7 +429,7 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 	if cur.files, cur.groups, err = r.openLayer(m.Files, m.Groups, m.Stride, cur.n, raw, false); err != nil {
 		return nil, nil, bad("%v", err)
 	}
-	if cur.parts, err = r.loadParts(m.Parts, len(cur.groups), true); err != nil {
+	if cur.parts, err = r.loadParts(m.Parts, m.Squares, len(cur.groups), true); err != nil {
 		for _, lf := range cur.files {
 			lf.f.Close()
 		}
@@ -541,7 +549,7 @@ func (r *counter) openPart(m *manifest, raw bool) error {
 		return fmt.Errorf("a step that kept %d states and made %d", p.Kept, p.States)
 	}
 	for i, q := range p.Positions {
-		if q < 1 || q >= r.f.slots || slices.Contains(p.Positions[:i], q) {
+		if !r.f.stays(p.Square, q) || slices.Contains(p.Positions[:i], q) {
 			return fmt.Errorf("classes told by window positions %v", p.Positions)
 		}
 	}
@@ -568,7 +576,7 @@ func (r *counter) openPart(m *manifest, raw bool) error {
 	if p.files, p.groups, err = r.openLayer(p.Files, p.Groups, m.Stride, int(p.States), false, true); err != nil {
 		return err
 	}
-	p.parts, err = r.loadParts(p.Parts, len(p.groups), false)
+	p.parts, err = r.loadParts(p.Parts, p.Square, len(p.groups), false)
 	return err
 }
 

@@ -49,6 +49,8 @@ func TestCheckpointResume(t *testing.T) {
 		{Config{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, 90}, // two limbs
 		{Config{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2, compact: true}, 90},
 		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3}, 25},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow}, 21},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, Lean: true, compact: true}, 24},
 	} {
 		cfg := tt.cfg
 		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
@@ -128,6 +130,7 @@ func TestCheckpointRefused(t *testing.T) {
 		{"another board", nil, func(c Config) Config { c.Cols = 7; return c }},
 		{"another mode", nil, func(c Config) Config { c.Mode = FreeEnds; return c }},
 		{"another shard", nil, func(c Config) Config { c.Shard, c.Shards = 1, 2; return c }},
+		{"another sweep", nil, func(c Config) Config { c.Sweep = SweepNarrow; return c }},
 		{"truncated", func(t *testing.T, ckpt string) { truncate(t, ckpt, 0.5) }, nil},
 		{"empty", func(t *testing.T, ckpt string) { truncate(t, ckpt, 0) }, nil},
 		{"edited", func(t *testing.T, ckpt string) { flip(t, ckpt, 30) }, nil},
@@ -469,7 +472,7 @@ func resumedAt(t *testing.T, cfg Config, want *Result, stop int) {
 
 func mustBoard(t testing.TB, cfg Config) *board {
 	t.Helper()
-	f, err := newBoard(cfg.Rows, cfg.Cols)
+	f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep)
 	if err != nil {
 		t.Fatal(err)
 	}

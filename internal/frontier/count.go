@@ -78,6 +78,9 @@ type Config struct {
 	// whatever the memory: for tests that check that none of them changes
 	// a count.
 	Base11, AllDemands, Lean bool
+	// Sweep is the order in which the count adds each column's squares:
+	// SweepNarrow keeps fewer states. The count is the same.
+	Sweep Sweep
 	// EarlyStart adds the start square where it lies in the order of
 	// squares, not at the latest of its images under the board's
 	// symmetries: a count with other states, to check a count by.
@@ -194,7 +197,10 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	case cfg.Mode == FromStart && (cfg.StartRow < 0 || cfg.StartRow >= cfg.Rows || cfg.StartCol < 0 || cfg.StartCol >= cfg.Cols):
 		return nil, fmt.Errorf("frontier: start {%d,%d} off a %dx%d board", cfg.StartRow, cfg.StartCol, cfg.Rows, cfg.Cols)
 	}
-	f, err := newBoard(cfg.Rows, cfg.Cols)
+	if cfg.Sweep != SweepRows && cfg.Sweep != SweepNarrow {
+		return nil, fmt.Errorf("frontier: %v", cfg.Sweep)
+	}
+	f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +222,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		if cfg.AllLengths || cfg.EarlyStart { // the shorter boards hold the start where it is
 			r.start = f.index(cfg.StartRow, cfg.StartCol)
 		}
-		r.startColour = (r.start/f.w + r.start%f.w) % 2
+		r.startColour = f.colour(r.start)
 	}
 	res := &Result{}
 	var undirected *big.Int
@@ -368,7 +374,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 		return nil, r.memoryError(0, 0)
 	}
 	clear(first.entries)
-	first.entries[0], first.entries[1] = f.encode(&a, z), 1
+	first.entries[0], first.entries[1] = f.encode(&a, z, &f.steps[0]), 1 // every position done, whatever the step
 	cur := &layer{groups: []group{first}, n: 1}
 	total := make([]uint64, k)
 	v0 := 0
@@ -793,7 +799,7 @@ func (w *worker) finish(arr [18]uint8, z int, free uint32, complete bool, val []
 	if bits.OnesCount32(free&st.thin) > zLeft[z] {
 		return
 	}
-	key := w.r.f.encode(a, z)
+	key := w.r.f.encode(a, z, st)
 	w.emit(key, val)
 }
 
@@ -804,7 +810,7 @@ func (w *worker) finish(arr [18]uint8, z int, free uint32, complete bool, val []
 // board also counts all its shorter ones, in one pass.
 func (w *worker) endBoard(arr [18]uint8, z int, complete bool, val []uint64) {
 	a := &arr
-	for p := int8(1); p <= int8(w.r.f.slots); p++ {
+	for p := range int8(w.r.f.slots + 1) {
 		c := a[p]
 		if c == slotDone {
 			continue

@@ -107,6 +107,7 @@ func TestCountShards(t *testing.T) {
 		{Rows: 4, Cols: 9, Mode: FreeEnds},
 		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true},
 		{Rows: 6, Cols: 6, Mode: Closed},
+		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow},
 		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2},
 	} {
 		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
@@ -285,7 +286,7 @@ func BenchmarkDecodeKey(b *testing.B) {
 	f, windows := randomWindows(b, 8, 8)
 	keys := make([]uint64, len(windows))
 	for i := range windows {
-		keys[i] = f.encode(&windows[i], i&3)
+		keys[i] = f.encode(&windows[i], i&3, &f.steps[f.n-1])
 	}
 	var sum uint32
 	var a [18]uint8
@@ -308,7 +309,7 @@ func BenchmarkEncodeKey(b *testing.B) {
 	var sum uint64
 	for b.Loop() {
 		for i := range windows {
-			sum += f.encode(&windows[i], i&3)
+			sum += f.encode(&windows[i], i&3, &f.steps[f.n-1])
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(windows)), "ns/key")
@@ -320,7 +321,7 @@ func BenchmarkEncodeKey(b *testing.B) {
 // randomWindows returns a board and 1024 windows of its squares drawn at
 // random, half of them done, about as in the middle of a count.
 func randomWindows(b testing.TB, rows, cols int) (*board, [][18]uint8) {
-	f, err := newBoard(rows, cols)
+	f, err := newBoard(rows, cols, SweepRows)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -140,7 +140,7 @@ func (r *counter) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint
 	if v == r.f.n-1 {
 		return 0, zLeft[z] == 0
 	}
-	return packDemand((one&^st.retire)>>1, two>>1, z), true
+	return packDemand(st.compact(one&^st.retire), st.compact(two), z), true
 }
 
 // viability runs the demand passes: forward from the first demand to find
@@ -309,8 +309,8 @@ func (f *board) varies(v int) uint64 {
 	st := &f.steps[v]
 	m := uint64(3) << demandZShift
 	for _, p := range append([]int8{int8(f.slots)}, st.back[:st.nback]...) {
-		if p >= 1 {
-			m |= (1<<demandTwoShift + 1) << (p - 1)
+		if q := st.next[p]; q >= 0 {
+			m |= (1<<demandTwoShift + 1) << q
 		}
 	}
 	return m

@@ -206,17 +206,17 @@ func (w *worker) finishPacked(word uint64, z int, free, ends uint32, complete bo
 	if complete || bits.OnesCount32(free&st.thin) > zLeft[z] {
 		return
 	}
-	key := relabel(word>>4) | uint64(z)<<(4*w.r.f.slots)
+	key := relabel(st.compactWord(word)) | uint64(z)<<(4*w.r.f.slots)
 	w.emit(key, val)
 }
 
 // endBoardPacked is endBoard on one word: free and ends are the positions
 // of squares with no edge and with one.
 func (w *worker) endBoardPacked(word uint64, z int, free, ends uint32, complete bool, val []uint64) {
-	if free&^1 != 0 {
+	if free != 0 {
 		return // a square no path reaches
 	}
-	for m := ends &^ 1; m != 0; m &= m - 1 {
+	for m := ends; m != 0; m &= m - 1 {
 		if complete || zLeft[z] == 0 {
 			return
 		}

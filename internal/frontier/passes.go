@@ -79,12 +79,13 @@ func (c *classifier) class(key uint64) int {
 }
 
 // untouched returns the window positions of a layer's keys whose kind the
-// step of st keeps: positions 1 to slots-1 (position 0 leaves), less the
-// new square's earlier neighbours and the squares that retire.
+// step of st keeps: the positions that stay in the window (with SweepRows
+// 1 to slots-1, as position 0 leaves), less the new square's earlier
+// neighbours.
 func untouched(st *step, slots int) []int {
 	var keep []int
-	for p := 1; p < slots; p++ {
-		if st.retire>>p&1 != 0 || slices.Contains(st.back[:st.nback], int8(p)) {
+	for p := range slots {
+		if st.next[p] < 0 || st.retire>>p&1 != 0 || slices.Contains(st.back[:st.nback], int8(p)) {
 			continue
 		}
 		keep = append(keep, p)
@@ -142,9 +143,9 @@ const lastingSteps = 3
 // untouched: neither added to nor leaving (see untouched).
 func (f *board) untouchedFor(v, p int) int {
 	n := 0
+	q := p
 	for u := v + 1; u < f.n && n < lastingSteps; u++ {
-		q := p - (u - v)
-		if q < 1 || !slices.Contains(untouched(&f.steps[u], f.slots), q) {
+		if q = int(f.steps[u-1].next[q]); q < 0 || !slices.Contains(untouched(&f.steps[u], f.slots), q) {
 			break
 		}
 		n++
@@ -270,18 +271,18 @@ func (cp *classParts) add(lo, hi int, classes uint64) {
 	cp.ranges = append(cp.ranges, classRange{lo, hi, classes})
 }
 
-// moved returns the parts as the next step sees them, its window one
-// square on, or nil if a position leaves the window.
-func (cp *classParts) moved() *classParts {
+// moved returns the parts as the step after square v sees them, its
+// window one square on, or nil if a position leaves the window in either
+// step.
+func (cp *classParts) moved(f *board, v int) *classParts {
 	if cp == nil || len(cp.pos) == 0 {
 		return nil
 	}
 	pos := make([]int, len(cp.pos))
 	for i, p := range cp.pos {
-		if p < 2 {
+		if pos[i] = int(f.steps[v].next[p]); !f.stays(v+1, pos[i]) {
 			return nil
 		}
-		pos[i] = p - 1
 	}
 	return &classParts{pos: pos, ranges: cp.ranges}
 }

@@ -73,6 +73,8 @@ func TestCountPasses(t *testing.T) {
 func TestCountClassPasses(t *testing.T) {
 	boards := []Config{
 		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Base11: true},
+		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow},
+		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, Base11: true},
 		{Rows: 5, Cols: 7, Mode: FreeEnds},
 		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, // counts of two limbs
 	}
@@ -131,7 +133,7 @@ func TestMarkUndo(t *testing.T) {
 // and every group of a class made in ranges in exactly one, however small
 // the part a pass may take.
 func TestPlanPassesCoversEveryClass(t *testing.T) {
-	f, err := newBoard(6, 6)
+	f, err := newBoard(6, 6, SweepRows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +191,7 @@ func randomKeys(f *board) []uint64 {
 // checks that every class and group of the next layer is made once, and
 // that the classes of a pass before stay in one pass where they fit.
 func TestAlignedPassesCoverEveryClass(t *testing.T) {
-	f, err := newBoard(6, 6)
+	f, err := newBoard(6, 6, SweepRows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +233,7 @@ func BenchmarkClass(b *testing.B) {
 	f, windows := randomWindows(b, 8, 8)
 	keys := make([]uint64, len(windows))
 	for i := range windows {
-		keys[i] = f.encode(&windows[i], i&3)
+		keys[i] = f.encode(&windows[i], i&3, &f.steps[f.n-1])
 	}
 	c := classifier{f: f}
 	c.setPositions([]int{3, 9, 14})

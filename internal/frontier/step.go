@@ -212,7 +212,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	r.passes = max(r.passes, s.passes)
 	r.part = nil
 	s.out.n = int(s.states.Load())
-	s.out.parts = s.out.parts.moved()
+	s.out.parts = s.out.parts.moved(r.f, v)
 	return s.out, nil
 }
 

@@ -64,11 +64,12 @@ func TestCheckpointBetweenPasses(t *testing.T) {
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, passPart: 0.3, compact: true}, 22, 2},
 		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, passPart: 0.4}, 14, 1}, // at the end of a column
 		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, passPart: 0.3}, 25, 1},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 0.3}, 21, 1},
 	} {
 		cfg := tt.cfg
 		cfg.Workers, cfg.MemoryLimit, cfg.Lean = 2, 1<<30, true
 		want, err := Count(context.Background(), Config{Rows: cfg.Rows, Cols: cfg.Cols, Mode: cfg.Mode, StartRow: cfg.StartRow,
-			AllLengths: cfg.AllLengths, Shard: cfg.Shard, Shards: cfg.Shards, Workers: 2, MemoryLimit: 1 << 30})
+			AllLengths: cfg.AllLengths, Shard: cfg.Shard, Shards: cfg.Shards, Sweep: cfg.Sweep, Workers: 2, MemoryLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)
 		}

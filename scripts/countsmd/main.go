@@ -87,7 +87,7 @@ func main() {
 	for _, l := range cells {
 		w.printf("%s\n", l)
 	}
-	w.printf("\nCells on 8 rows are not in this table: they take hours and their states go to disk (`-checkpoint FILE` or `-spill DIR`), so this script does not run them. 8x8 from the corner: **1,222,177,251,161,336** open tours from a1, found by two computations whose states differ (see \"Counts of hours\"). 8x8 closed keeps up to 230 million states (17 GB in memory; 4 GB resident and 15 minutes with its states on disk, `-memory 5G -spill DIR`; see below), and open tours from a corner keep up to 8.5 times as many (1.96 billion after square 45 of 8x8, against 230 million for closed tours after square 44; see \"Counts of hours\").\n\n")
+	w.printf("\nCells on 8 rows are not in this table: they take hours and their states go to disk (`-checkpoint FILE` or `-spill DIR`), so this script does not run them. 8x8 from the corner: **1,222,177,251,161,336** open tours from a1, found by two computations whose states differ (see \"Counts of hours\"). 8x8 closed keeps up to 100 million states by the narrow sweep, the default on 8 rows (see below; 230 million by `-sweep rows`), and open tours from a corner keep up to 8.5 times as many by the rows sweep (1.96 billion after square 45 of 8x8, against 230 million for closed tours after square 44; see \"Counts of hours\").\n\n")
 
 	for _, row := range []struct {
 		rows, max int
@@ -261,9 +261,10 @@ type running struct {
 	// Found is the count of a computation that has finished: not a
 	// result until a structurally different one finds it too.
 	Found string `json:"found,omitempty"`
-	// Checks, for a second computation, is the Board of the entry it
-	// checks: once both have found a count, the first is a result if
-	// they agree, and neither is if they do not.
+	// Checks, for a second (or third) computation, is the Board of the
+	// entry it checks: once one has found a count, the first is a result
+	// if every computation that finished agrees, and none is if one does
+	// not.
 	Checks string `json:"checks,omitempty"`
 }
 
@@ -284,11 +285,16 @@ func printRunning(out io.Writer) error {
 	fmt.Fprintf(out, "## Counts of hours\n\n")
 	for _, r := range rs {
 		peak := slices.Max(r.States)
-		// A second computation that checks r, if any.
-		var check *running
-		for i := range rs {
-			if rs[i].Checks == r.Board {
-				check = &rs[i]
+		// The finished computations that check r: those that found its
+		// count, and one that found another, if any.
+		agree, other := 0, ""
+		for _, c := range rs {
+			switch {
+			case c.Checks != r.Board || c.Found == "":
+			case c.Found == r.Found:
+				agree++
+			default:
+				other = c.Found
 			}
 		}
 		switch {
@@ -296,10 +302,10 @@ func printRunning(out io.Writer) error {
 			fmt.Fprintf(out, "- %s %s: %d of %d squares added, at most %d states so far; `%s`\n\n", r.Mode, r.Board, len(r.States), r.Squares, peak, r.Command)
 		case r.Checks != "":
 			fmt.Fprintf(out, "- %s %s: finished, %s tours, at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), peak, r.Command)
-		case check != nil && check.Found == r.Found:
-			fmt.Fprintf(out, "- %s %s: **%s** tours, found by two computations whose states differ (the second below), at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), peak, r.Command)
-		case check != nil && check.Found != "":
-			fmt.Fprintf(out, "- %s %s: finished, %s tours, but the second computation below found %s: neither is a result; at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), group(check.Found), peak, r.Command)
+		case other != "":
+			fmt.Fprintf(out, "- %s %s: finished, %s tours, but a computation below found %s: neither is a result; at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), group(other), peak, r.Command)
+		case agree > 0:
+			fmt.Fprintf(out, "- %s %s: **%s** tours, found by %d computations whose states differ (the others below), at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), agree+1, peak, r.Command)
 		default:
 			fmt.Fprintf(out, "- %s %s: finished, %s tours (to be confirmed by a second computation), at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), peak, r.Command)
 		}
