@@ -83,14 +83,24 @@ type partsRecord struct {
 	Ranges    [][3]uint64 `json:"ranges"`
 }
 
-// record returns cp as a checkpoint writes it, or nil for none.
-func (cp *classParts) record() *partsRecord {
+// record returns cp as a checkpoint of the layer groups writes it, or
+// nil for none. A checkpoint leaves out the empty groups (recordLayer),
+// so the ranges count only the groups it keeps: a range past an empty
+// group would otherwise name groups the resumed layer does not have.
+func (cp *classParts) record(groups []group) *partsRecord {
 	if cp == nil {
 		return nil
 	}
+	kept := make([]uint64, len(groups)+1) // kept[g]: groups before g that hold states
+	for g, gr := range groups {
+		kept[g+1] = kept[g]
+		if gr.words != 0 {
+			kept[g+1]++
+		}
+	}
 	rec := &partsRecord{Positions: cp.pos, Ranges: make([][3]uint64, 0, len(cp.ranges))}
 	for _, r := range cp.ranges {
-		rec.Ranges = append(rec.Ranges, [3]uint64{uint64(r.lo), uint64(r.hi), r.classes})
+		rec.Ranges = append(rec.Ranges, [3]uint64{kept[r.lo], kept[r.hi], r.classes})
 	}
 	return rec
 }
@@ -264,7 +274,7 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 	stride := r.k + 1
 	m := manifest{Format: checkpointFormat, Job: r.job(), Limbs: r.k, Stride: stride, Squares: v + 1,
 		States: r.states[:v+1], ShardAt: r.shardAt, Kept: r.followed, Total: total, ByLength: r.byLength, Step: part,
-		Parts: cur.parts.record()}
+		Parts: cur.parts.record(cur.groups)}
 	var err error
 	if m.Files, m.Groups, err = recordLayer(cur.files, cur.groups); err != nil {
 		return err

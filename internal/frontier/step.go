@@ -428,7 +428,7 @@ func (s *stepper) savePart(left []pass) error {
 	r := s.r
 	part := &stepPart{Square: s.v, GroupBits: int(s.gbits), Positions: s.classes.pos, Passes: s.passes,
 		Total: make([]uint64, r.k), Kept: s.kept.Load(), States: s.states.Load(), files: s.out.files,
-		Parts: s.out.parts.record()}
+		Parts: s.out.parts.record(s.out.groups)}
 	for _, p := range left {
 		part.Left = append(part.Left, passRecord{Classes: p.classes, Lo: p.lo, Hi: p.hi, Share: p.share})
 	}

@@ -222,6 +222,35 @@ func TestCheckpointKeepsParts(t *testing.T) {
 	}
 }
 
+// TestPartsRecordLeavesOutEmptyGroups checks that the classes of groups
+// a checkpoint records count only the groups it keeps, as recordLayer
+// leaves out the empty ones: ranges counted over every group named groups
+// past the resumed layer's end, and the resume was refused (a stop after
+// the first pass of the third square of 5x6, where a pass made an empty
+// group).
+func TestPartsRecordLeavesOutEmptyGroups(t *testing.T) {
+	full, empty := group{words: 3}, group{}
+	for _, tt := range []struct {
+		name   string
+		groups []group
+		ranges []classRange
+		want   [][3]uint64
+	}{
+		{"no empty group", []group{full, full, full}, []classRange{{0, 1, 1}, {1, 3, 6}}, [][3]uint64{{0, 1, 1}, {1, 3, 6}}},
+		{"an empty group first", []group{empty, full}, []classRange{{0, 1, 1}, {1, 2, 6}}, [][3]uint64{{0, 0, 1}, {0, 1, 6}}},
+		{"an empty group inside a range", []group{full, empty, full, full}, []classRange{{0, 3, 1}, {3, 4, 6}}, [][3]uint64{{0, 2, 1}, {2, 3, 6}}},
+		{"a range of empty groups", []group{full, empty, empty}, []classRange{{0, 1, 1}, {1, 3, 6}}, [][3]uint64{{0, 1, 1}, {1, 1, 6}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cp := &classParts{pos: []int{9}, ranges: tt.ranges}
+			got := cp.record(tt.groups)
+			if diff := gocmp.Diff(tt.want, got.Ranges); diff != "" {
+				t.Errorf("ranges (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestPartsRefused forges the classes of groups a checkpoint records,
 // which passes trust to skip groups, and checks that the count refuses
 // the checkpoint rather than skip states.
