@@ -36,6 +36,13 @@ const (
 	// takes about half the memory and less time (7x7 from the corner:
 	// 33 s of processor time against 56).
 	SweepNarrow
+	// SweepNarrowDown adds each column's rows from the one below the last
+	// downwards two at a time, then the other rows upwards, then the last
+	// row: a frontier as narrow as SweepNarrow's and about as many states
+	// (7x7 from the corner: 140 million in all against 145), but other
+	// ones at nearly every square. A count made with it checks a count
+	// made with SweepNarrow at about the same cost.
+	SweepNarrowDown
 )
 
 func (s Sweep) String() string {
@@ -46,18 +53,20 @@ func (s Sweep) String() string {
 		return "rows"
 	case SweepNarrow:
 		return "narrow"
+	case SweepNarrowDown:
+		return "narrow-down"
 	}
 	return fmt.Sprintf("Sweep(%d)", int(s))
 }
 
 // ParseSweep returns the Sweep that String names.
 func ParseSweep(name string) (Sweep, error) {
-	for _, s := range []Sweep{SweepAuto, SweepRows, SweepNarrow} {
+	for _, s := range []Sweep{SweepAuto, SweepRows, SweepNarrow, SweepNarrowDown} {
 		if s.String() == name {
 			return s, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: sweep %q: want auto, rows or narrow", ErrBadOption, name)
+	return 0, fmt.Errorf("%w: sweep %q: want auto, rows, narrow or narrow-down", ErrBadOption, name)
 }
 
 // fallbackMemoryLimit is the default memory limit where the machine's
@@ -113,7 +122,7 @@ type DPCount struct {
 	// resumed from (WithCheckpoint); 0 if it started afresh.
 	Resumed int
 	// Sweep is the order in which the count added each column's squares:
-	// SweepRows or SweepNarrow, never SweepAuto.
+	// SweepRows, SweepNarrow or SweepNarrowDown, never SweepAuto.
 	Sweep   Sweep
 	Elapsed time.Duration
 }
@@ -168,8 +177,11 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	if sweep == SweepAuto {
 		sweep = SweepNarrow
 	}
-	if sweep == SweepNarrow {
+	switch sweep {
+	case SweepNarrow:
 		fc.Sweep = frontier.SweepNarrow
+	case SweepNarrowDown:
+		fc.Sweep = frontier.SweepNarrowDown
 	}
 	if fc.MemoryLimit == 0 {
 		fc.MemoryLimit = defaultMemoryLimit()

@@ -288,23 +288,30 @@ func TestCountDPSweep(t *testing.T) {
 		{7, 5, []Option{WithEarlyStart()}},
 	} {
 		rows := mustCountDP(t, b.rows, b.cols, append(b.opts, WithSweep(SweepRows))...)
-		narrow := mustCountDP(t, b.rows, b.cols, append(b.opts, WithSweep(SweepNarrow))...)
-		got := []any{narrow.Tours.String(), fmt.Sprint(narrow.ByLength), narrow.Sweep}
-		want := []any{rows.Tours.String(), fmt.Sprint(rows.ByLength), SweepNarrow}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%dx%d: narrow sweep (-rows +narrow):\n%s", b.rows, b.cols, diff)
+		if rows.Sweep != SweepRows {
+			t.Errorf("%dx%d: sweep %v, want rows", b.rows, b.cols, rows.Sweep)
 		}
-		if cmp.Equal(rows.States, narrow.States) {
-			t.Errorf("%dx%d: the same states both ways: not a second computation", b.rows, b.cols)
-		}
-		if rows.Sweep != SweepRows || slices.Max(narrow.States) >= slices.Max(rows.States) {
-			t.Errorf("%dx%d: sweep %v, at most %d states; narrow at most %d", b.rows, b.cols, rows.Sweep, slices.Max(rows.States), slices.Max(narrow.States))
+		var narrow *DPCount
+		for _, sweep := range []Sweep{SweepNarrow, SweepNarrowDown} {
+			res := mustCountDP(t, b.rows, b.cols, append(b.opts, WithSweep(sweep))...)
+			got := []any{res.Tours.String(), fmt.Sprint(res.ByLength), res.Sweep}
+			want := []any{rows.Tours.String(), fmt.Sprint(rows.ByLength), sweep}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%dx%d: sweep %v (-rows +%[3]v):\n%s", b.rows, b.cols, sweep, diff)
+			}
+			if cmp.Equal(rows.States, res.States) || narrow != nil && cmp.Equal(narrow.States, res.States) {
+				t.Errorf("%dx%d: sweep %v keeps the states of another: not a second computation", b.rows, b.cols, sweep)
+			}
+			if slices.Max(res.States) >= slices.Max(rows.States) {
+				t.Errorf("%dx%d: at most %d states by rows; by %v at most %d", b.rows, b.cols, slices.Max(rows.States), sweep, slices.Max(res.States))
+			}
+			narrow = res
 		}
 	}
 	if got := mustCountDP(t, 3, 8).Sweep; got != SweepNarrow {
 		t.Errorf("3x8 by default: sweep %v, want narrow", got)
 	}
-	for _, s := range []Sweep{-1, SweepNarrow + 1} {
+	for _, s := range []Sweep{-1, SweepNarrowDown + 1} {
 		if _, err := CountDP(context.Background(), 5, 5, WithSweep(s)); !errors.Is(err, ErrBadOption) {
 			t.Errorf("WithSweep(%v): %v, want ErrBadOption", s, err)
 		}
@@ -317,14 +324,15 @@ func TestCountDPSweep(t *testing.T) {
 // TestParseSweep checks that every sweep's name parses back to it.
 func TestParseSweep(t *testing.T) {
 	var got []Sweep
-	for _, s := range []Sweep{SweepAuto, SweepRows, SweepNarrow} {
+	all := []Sweep{SweepAuto, SweepRows, SweepNarrow, SweepNarrowDown}
+	for _, s := range all {
 		p, err := ParseSweep(s.String())
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, p)
 	}
-	if diff := cmp.Diff([]Sweep{SweepAuto, SweepRows, SweepNarrow}, got); diff != "" {
+	if diff := cmp.Diff(all, got); diff != "" {
 		t.Errorf("ParseSweep(String()) (-want +got):\n%s", diff)
 	}
 	if _, err := ParseSweep("diagonal"); !errors.Is(err, ErrBadOption) {

@@ -428,7 +428,7 @@ func WithEarlyStart() Option {
 func WithSweep(s Sweep) Option {
 	return func(cfg *config) error {
 		cfg.given |= optSweep
-		if s < SweepAuto || s > SweepNarrow {
+		if s < SweepAuto || s > SweepNarrowDown {
 			return fmt.Errorf("%w: WithSweep(%v): not a sweep", ErrBadOption, s)
 		}
 		cfg.sweep = s

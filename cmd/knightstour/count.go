@@ -69,7 +69,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	memory := c.fs.String("memory", "", "with -method dp, stop before the states take more than this, such as 8G (default: half the machine's memory)")
 	spill := c.fs.String("spill", "", "with -method dp, keep the states after each square in files in this directory instead of in memory (for boards whose states do not fit, such as 8x8)")
 	early := c.fs.Bool("early-start", false, "with -method dp, add the start square where it lies rather than last (other states, the same count: a second computation to check a count by)")
-	sweepName := c.fs.String("sweep", "auto", `with -method dp, the order of each column's squares: "narrow" keeps about half the states of "rows", "auto" is narrow; a count made with each checks the other`)
+	sweepName := c.fs.String("sweep", "auto", `with -method dp, the order of each column's squares: "narrow" keeps about half the states of "rows", "narrow-down" as few as "narrow" but other ones, "auto" is narrow; a count made with one checks a count made with another`)
 	checkpoint := c.fs.String("checkpoint", "", "with -method dp, record progress in this file after every column, between the passes of a square made in passes, and on a stop (Ctrl-C), with the states beside it; run the same command again to resume")
 	var shard shardFlag
 	c.fs.Var(&shard, "shard", "count only shard i of n, for example 0/4; add the -json results with 'knightstour merge'")
@@ -100,7 +100,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		var err error
 		if sweep, err = knightstour.ParseSweep(*sweepName); err != nil {
-			return nil, fmt.Errorf("-sweep %q: want auto, rows or narrow", *sweepName)
+			return nil, fmt.Errorf("-sweep %q: want auto, rows, narrow or narrow-down", *sweepName)
 		}
 		if *memory != "" && *method == "enum" {
 			return nil, fmt.Errorf("-memory bounds the states of -method dp: enumeration keeps none")

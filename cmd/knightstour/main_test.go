@@ -274,7 +274,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"count", "-spill", "/tmp", "5x5"}, "need -method dp"},
 		{[]string{"count", "-early-start", "7x7"}, "need -method dp"},
 		{[]string{"count", "-sweep", "narrow", "7x7"}, "need -method dp"},
-		{[]string{"count", "-method", "dp", "-sweep", "diagonal", "7x7"}, "want auto, rows or narrow"},
+		{[]string{"count", "-method", "dp", "-sweep", "diagonal", "7x7"}, "want auto, rows, narrow or narrow-down"},
 		{[]string{"count", "-memory", "1G", "5x5"}, "need -method dp"},
 		{[]string{"count", "-method", "dp", "-early-start", "-closed", "6x6"}, "has none"},
 		{[]string{"count", "-method", "dp", "-spill", "/nonexistent", "5x5"}, "not a directory"},

@@ -42,6 +42,12 @@ const (
 	// window of SweepRows holds at most, and fewer at most squares: a
 	// state describes only the frontier, and a count has fewer states.
 	SweepNarrow
+	// SweepNarrowDown adds each column's rows from the one below the last
+	// downwards two at a time, then the others upwards, then its last row:
+	// a frontier as narrow as SweepNarrow's, but other states (7x7 from
+	// the corner: 140 million states in all against 145), so that a count
+	// made with each checks the other at about the same cost.
+	SweepNarrowDown
 )
 
 func (s Sweep) String() string {
@@ -50,6 +56,8 @@ func (s Sweep) String() string {
 		return "rows"
 	case SweepNarrow:
 		return "narrow"
+	case SweepNarrowDown:
+		return "narrow-down"
 	}
 	return fmt.Sprintf("Sweep(%d)", int(s))
 }
@@ -260,11 +268,20 @@ func newBoard(rows, cols int, sweep Sweep) (*board, error) {
 // squares wide.
 func sweepRows(w int, sweep Sweep) []int {
 	var rows []int
-	if sweep == SweepRows {
+	switch sweep {
+	case SweepRows:
 		for r := range w {
 			rows = append(rows, r)
 		}
 		return rows
+	case SweepNarrowDown:
+		for r := w - 2; r >= 0; r -= 2 {
+			rows = append(rows, r)
+		}
+		for r := (w - 1) % 2; r < w-1; r += 2 { // the other parity
+			rows = append(rows, r)
+		}
+		return append(rows, w-1)
 	}
 	for r := 1; r < w-1; r += 2 {
 		rows = append(rows, r)

@@ -197,7 +197,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	case cfg.Mode == FromStart && (cfg.StartRow < 0 || cfg.StartRow >= cfg.Rows || cfg.StartCol < 0 || cfg.StartCol >= cfg.Cols):
 		return nil, fmt.Errorf("frontier: start {%d,%d} off a %dx%d board", cfg.StartRow, cfg.StartCol, cfg.Rows, cfg.Cols)
 	}
-	if cfg.Sweep != SweepRows && cfg.Sweep != SweepNarrow {
+	if cfg.Sweep < SweepRows || cfg.Sweep > SweepNarrowDown {
 		return nil, fmt.Errorf("frontier: %v", cfg.Sweep)
 	}
 	f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep)

@@ -8,8 +8,9 @@
 // belong to one piece. Added row by row (SweepRows), a column's squares
 // leave a frontier of up to 2w+1 squares (w is the shorter side), and a
 // state describes the window of the last 2w+1 squares added; added odd
-// rows first (SweepNarrow), they leave at most 2w, and a state describes
-// only those, which on 8 rows halves the states. Open tours become cycles through an
+// rows first (SweepNarrow, or SweepNarrowDown, which starts from the row
+// below the last and goes down), they leave at most 2w, and a state
+// describes only those, which on 8 rows halves the states. Open tours become cycles through an
 // imaginary square z joined to both ends of the path. A layer maps each
 // state to the number of partial solutions in it, and a step turns one
 // layer into the next; the count is the number in the whole-tour state

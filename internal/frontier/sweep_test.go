@@ -9,7 +9,7 @@ import (
 )
 
 // TestSweepsAgree counts boards of every shape up to 6 wide, in every
-// mode, from several start squares, with both sweeps, the narrow one both
+// mode, from several start squares, with every sweep, the narrow ones both
 // packed and in base 11 (as on boards 8 wide): their states differ at
 // nearly every square (the windows hold other squares), and their counts
 // must not.
@@ -35,6 +35,16 @@ func TestSweepsAgree(t *testing.T) {
 		Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true},
 		Config{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, // two limbs
 	)
+	// The sweeps counted against SweepRows; SweepNarrowDown in base 11
+	// only with -tags exhaustive, as it shares every line with the rest.
+	type variant struct {
+		sweep  Sweep
+		base11 bool
+	}
+	others := []variant{{SweepNarrow, false}, {SweepNarrow, true}, {SweepNarrowDown, false}}
+	if exhaustive {
+		others = append(others, variant{SweepNarrowDown, true})
+	}
 	for _, cfg := range cfgs {
 		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
 		counts := func(sweep Sweep, base11 bool) []string {
@@ -51,31 +61,57 @@ func TestSweepsAgree(t *testing.T) {
 			return out
 		}
 		rows := counts(SweepRows, false)
-		for _, base11 := range []bool{false, true} {
-			if diff := cmp.Diff(rows, counts(SweepNarrow, base11)); diff != "" {
-				t.Errorf("%dx%d %v from {%d,%d} (early %v, all lengths %v, base 11 %v): counts (-rows +narrow):\n%s",
-					cfg.Rows, cfg.Cols, cfg.Mode, cfg.StartRow, cfg.StartCol, cfg.EarlyStart, cfg.AllLengths, base11, diff)
+		for _, o := range others {
+			if diff := cmp.Diff(rows, counts(o.sweep, o.base11)); diff != "" {
+				t.Errorf("%dx%d %v from {%d,%d} (early %v, all lengths %v, base 11 %v): counts (-rows +%v):\n%s",
+					cfg.Rows, cfg.Cols, cfg.Mode, cfg.StartRow, cfg.StartCol, cfg.EarlyStart, cfg.AllLengths, o.base11, o.sweep, diff)
 			}
 		}
 	}
 }
 
-// TestNarrowWindow checks the frontier of the narrow sweep: at most 2w
+// TestSweepRows checks the order in which each sweep adds a column's rows.
+func TestSweepRows(t *testing.T) {
+	for _, tt := range []struct {
+		w     int
+		sweep Sweep
+		want  []int
+	}{
+		{1, SweepNarrow, []int{0}},
+		{1, SweepNarrowDown, []int{0}},
+		{3, SweepRows, []int{0, 1, 2}},
+		{3, SweepNarrow, []int{1, 0, 2}},
+		{3, SweepNarrowDown, []int{1, 0, 2}},
+		{6, SweepNarrow, []int{1, 3, 4, 2, 0, 5}},
+		{6, SweepNarrowDown, []int{4, 2, 0, 1, 3, 5}},
+		{7, SweepNarrow, []int{1, 3, 5, 4, 2, 0, 6}},
+		{7, SweepNarrowDown, []int{5, 3, 1, 0, 2, 4, 6}},
+		{8, SweepRows, []int{0, 1, 2, 3, 4, 5, 6, 7}},
+		{8, SweepNarrow, []int{1, 3, 5, 6, 4, 2, 0, 7}},
+		{8, SweepNarrowDown, []int{6, 4, 2, 0, 1, 3, 5, 7}},
+	} {
+		if diff := cmp.Diff(tt.want, sweepRows(tt.w, tt.sweep)); diff != "" {
+			t.Errorf("%v, %d rows (-want +got):\n%s", tt.sweep, tt.w, diff)
+		}
+	}
+}
+
+// TestNarrowWindow checks the frontier of the narrow sweeps: at most 2w
 // squares for every width from 3 on, against 2w+1 for the rows sweep.
 func TestNarrowWindow(t *testing.T) {
 	var got, want []string
 	for w := 1; w <= MaxWidth; w++ {
-		for _, sweep := range []Sweep{SweepRows, SweepNarrow} {
+		for _, sweep := range []Sweep{SweepRows, SweepNarrow, SweepNarrowDown} {
 			f, err := newBoard(w, 12, sweep)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got = append(got, fmt.Sprintf("%d %v %d", w, sweep, f.slots))
 			slots := 2*w + 1
-			if sweep == SweepNarrow && w >= 3 {
+			if sweep != SweepRows && w >= 3 {
 				slots = 2 * w
 			}
-			if sweep == SweepNarrow && w < 3 {
+			if sweep != SweepRows && w < 3 {
 				slots = f.slots // no knight's move stays in a column of two
 			}
 			want = append(want, fmt.Sprintf("%d %v %d", w, sweep, slots))
