@@ -141,8 +141,8 @@ type DPCount struct {
 // and drops every state whose demands it cannot: near the far end of the
 // board most states are such dead ends. It also starts from whichever
 // image of the start square under the board's symmetries comes latest in
-// its order, which leaves fewer states. WithAllLengths keeps every state,
-// as a state dead for the whole board may finish a shorter one.
+// its order, which leaves fewer states. WithAllLengths keeps the states
+// that can still finish the whole board or a shorter one.
 //
 // Without options it counts the open tours from the lower-left corner,
 // like NewSolver; WithStart picks another start, WithFreeEnds counts open

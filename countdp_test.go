@@ -357,11 +357,15 @@ func TestCountDPDemands(t *testing.T) {
 		{3, 10, []Option{WithClosed()}},
 		{4, 9, []Option{WithStart(Coordinate{1, 4})}},
 		{3, 9, []Option{WithStart(Coordinate{1, 1})}}, // no tour from there
+		// Every length: a state is kept if some shorter board can still end.
+		{5, 8, []Option{WithAllLengths()}},
+		{4, 10, []Option{WithAllLengths(), WithFreeEnds()}},
+		{5, 7, []Option{WithAllLengths(), WithClosed()}},
 	} {
 		all := mustCountDP(t, b.rows, b.cols, append(b.opts, withAllDemands())...)
 		got := mustCountDP(t, b.rows, b.cols, b.opts...)
-		if got.Tours.Cmp(all.Tours) != 0 {
-			t.Errorf("%dx%d %d options: %v tours, keeping every state %v", b.rows, b.cols, len(b.opts), got.Tours, all.Tours)
+		if got.Tours.Cmp(all.Tours) != 0 || fmt.Sprint(got.ByLength) != fmt.Sprint(all.ByLength) {
+			t.Errorf("%dx%d %d options: %v tours (by length %v), keeping every state %v (%v)", b.rows, b.cols, len(b.opts), got.Tours, got.ByLength, all.Tours, all.ByLength)
 		}
 		if len(got.States) != len(all.States) {
 			t.Fatalf("%dx%d: %d steps, keeping every state %d", b.rows, b.cols, len(got.States), len(all.States))

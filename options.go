@@ -344,11 +344,12 @@ func WithMemoryLimit(bytes int64) Option {
 
 // WithAllLengths makes CountDP count, in the same pass, the tours of every
 // board it meets on the way: cut after 1, 2, ... columns along the longer
-// side (R x 1 to R x C for R <= C). DPCount.ByLength holds them. It turns
-// off the prunings that depend on the board's length (by colour, and by
-// the demands the rest of the board can meet), so near the end of the
-// board the count keeps several times more states than for the one board
-// alone.
+// side (R x 1 to R x C for R <= C). DPCount.ByLength holds them. A state
+// is kept while some board among them can still be finished from it (by
+// the demands the rest of the board can meet; the pruning by colour, which
+// depends on the board's length, is off), and the start is added where it
+// lies: 6x8 from the corner with every length keeps 21 million states over
+// its squares, against 19.5 million for 6x8 alone with WithEarlyStart.
 func WithAllLengths() Option {
 	return func(cfg *config) error {
 		cfg.given |= optAllLengths

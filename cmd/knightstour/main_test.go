@@ -624,6 +624,37 @@ func TestParseBytesEmpty(t *testing.T) {
 	}
 }
 
+// TestMergeAllLengths checks that merge adds up the counts of the shorter
+// boards that shards of a count with -all-lengths hold, to those of the
+// count made whole, and that the whole count's states are not one shard's.
+func TestMergeAllLengths(t *testing.T) {
+	whole := func(args ...string) countResult {
+		t.Helper()
+		code, out, errOut := runArgs(t, args...)
+		var res countResult
+		if err := json.Unmarshal([]byte(out), &res); code != exitOK || err != nil {
+			t.Fatalf("%v: exit %d, %v, %s", args, code, err, errOut)
+		}
+		return res
+	}
+	alone := whole("count", "-method", "dp", "-quiet", "-json", "-all-lengths", "5x7")
+	var files []string
+	for i := range 3 {
+		_, out, _ := runArgs(t, "count", "-method", "dp", "-quiet", "-json", "-all-lengths", "-shard", fmt.Sprintf("%d/3", i), "5x7")
+		name := filepath.Join(t.TempDir(), "shard.json")
+		if err := os.WriteFile(name, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+	}
+	merged := whole(append([]string{"merge"}, files...)...)
+	got := []any{fmt.Sprint(merged.ByLength), merged.Count.String(), len(merged.States)}
+	want := []any{fmt.Sprint(alone.ByLength), alone.Count.String(), 0}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("merged by length, count, states (-alone +merged):\n%s", diff)
+	}
+}
+
 // TestMergeRefusesForged checks that merge adds up nothing it cannot
 // trust: real shard results, each forged in one way a hand or a script
 // could.
@@ -645,6 +676,7 @@ func TestMergeRefusesForged(t *testing.T) {
 	}
 	enum := run("count", "-method", "enum", "5x6")
 	dp := run("count", "-method", "dp", "6x6")
+	lengths := run("count", "-method", "dp", "-all-lengths", "5x6")
 	qs := run("queens", "8")
 	replace := func(parts []string, i int, old, new string) []string {
 		out := slices.Clone(parts)
@@ -669,6 +701,9 @@ func TestMergeRefusesForged(t *testing.T) {
 		{"unknown key", replace(enum, 0, `"rows":`, `"bonus":7,"rows":`), `unknown key "bonus"`},
 		{"frontier shard relabelled 0/1", replace(dp[1:], 0, `"shard":1,"shards":2`, `"shard":0,"shards":1`), "parted"},
 		{"frontier shard followed more", replace(dp, 0, `"followed":`, `"followed":1`), "not the part"},
+		{"the real shards by length", lengths, ""},
+		{"a length dropped", replace(lengths, 1, `"by_length":[0,`, `"by_length":[`), "lengths"},
+		{"the whole board's count by length against its count", replace(lengths, 0, `"count":`, `"count":1`), "by length"},
 		{"queens total of 2^64-1", replace(qs, 0, `"total":`, `"total":18446744073709551615,"x":`), "unknown key"},
 		{"queens total against its classes", replace(qs, 0, `"c8":`, `"c8":1`), "do not match"},
 		{"queens shard relabelled 0/1", replace(qs[1:], 0, `"shard":1,"shards":2`, `"shard":0,"shards":1`), "tasks"},

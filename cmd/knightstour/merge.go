@@ -141,6 +141,14 @@ do not add up), as well as JSON with repeated, unknown or case-folded keys.
 	}
 	out := *results[0].tours
 	out.Count, out.Nodes, out.Tasks, out.Workers, out.ElapsedMS, out.Shard, out.Shards = new(big.Int), 0, 0, 0, 0, 0, 1
+	// The states after each square are one shard's; the whole count's
+	// are not the sum (shards reach some states alike). What one shard
+	// kept at most, and took, is what a machine running one needs.
+	out.States, out.PeakStates, out.PeakBytes, out.Passes, out.Resumed = nil, 0, 0, 0, 0
+	out.ByLength = make([]*big.Int, len(counts[0].ByLength))
+	for i := range out.ByLength {
+		out.ByLength[i] = new(big.Int)
+	}
 	for _, r := range results {
 		c := r.tours
 		out.Count.Add(out.Count, c.Count)
@@ -148,6 +156,13 @@ do not add up), as well as JSON with repeated, unknown or case-folded keys.
 		out.Tasks += c.Tasks
 		out.Workers += c.Workers
 		out.ElapsedMS = max(out.ElapsedMS, c.ElapsedMS)
+		out.PeakStates, out.PeakBytes, out.Passes = max(out.PeakStates, c.PeakStates), max(out.PeakBytes, c.PeakBytes), max(out.Passes, c.Passes)
+		for i, n := range c.ByLength {
+			out.ByLength[i].Add(out.ByLength[i], n)
+		}
+	}
+	if len(out.ByLength) == 0 {
+		out.ByLength = nil
 	}
 	return json.NewEncoder(stdout).Encode(out)
 }
@@ -187,6 +202,9 @@ func checkParts(counts []*countResult) error {
 		case c.Method == "dp" && c.Shards > 1 && c.States[c.PartedAt-1] != first.States[c.PartedAt-1]:
 			return fmt.Errorf("shard %v had %d states where the shards parted, shard %d/%d %d", label, c.States[c.PartedAt-1], first.Shard, first.Shards, first.States[c.PartedAt-1])
 		}
+		if err := checkByLength(c, first); err != nil {
+			return fmt.Errorf("shard %v: %w", label, err)
+		}
 		tasks += c.Tasks
 		followed += c.Followed
 	}
@@ -198,6 +216,27 @@ func checkParts(counts []*countResult) error {
 		return fmt.Errorf("the shards walked %d tasks of a tree cut into %d: a shard is not the part its label says", tasks, first.AllTasks)
 	case first.Method == "dp" && first.Shards > 1 && followed != first.States[first.PartedAt-1]:
 		return fmt.Errorf("the shards followed %d of the %d states where they parted: a shard is not the part its label says", followed, first.States[first.PartedAt-1])
+	}
+	return nil
+}
+
+// checkByLength reports an error unless the counts of the shorter boards
+// that c, a count with -all-lengths, holds are as many as first's, none
+// negative, and the last its count of the whole board.
+func checkByLength(c, first *countResult) error {
+	n := len(c.ByLength)
+	switch {
+	case n != len(first.ByLength):
+		return fmt.Errorf("counts %d lengths, shard %d/%d %d", n, first.Shard, first.Shards, len(first.ByLength))
+	case n == 0:
+		return nil
+	case c.ByLength[n-1] == nil || c.ByLength[n-1].Cmp(c.Count) != 0:
+		return fmt.Errorf("counts %v tours of the whole board by length and %v in all", c.ByLength[n-1], c.Count)
+	}
+	for k, m := range c.ByLength {
+		if m == nil || m.Sign() < 0 {
+			return fmt.Errorf("has a negative count for length %d, %v", k+1, m)
+		}
 	}
 	return nil
 }

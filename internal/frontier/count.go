@@ -239,7 +239,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		if cfg.Progress != nil {
 			stop = progress.Every(cfg.Every, func() { cfg.Progress(r.snapshot(begin)) })
 		}
-		if !cfg.AllLengths && !cfg.AllDemands {
+		if !cfg.AllDemands {
 			r.vb, err = r.viability(ctx, packDemand(0, 0, r.firstZ()))
 		}
 		for r.k = 1; err == nil; r.k *= 2 {
@@ -475,9 +475,11 @@ func (w *worker) failure(v, size int) error {
 }
 
 // notEnd returns, for each z-state, the positions of a step whose squares
-// cannot end a tour for their colour.
+// cannot end a tour for their colour: none when the count is of every
+// length, whose boards' colours differ.
 func (r *counter) notEnd(st *step) (ne [4]uint32) {
 	switch {
+	case r.cfg.AllLengths:
 	case r.mode == FromStart && r.f.n%2 == 0 && r.startColour == 0:
 		ne = [4]uint32{0, ^st.black, 0, 0}
 	case r.mode == FromStart && r.f.n%2 == 0:

@@ -143,6 +143,15 @@ func (r *counter) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint
 	return packDemand(st.compact(one&^st.retire), st.compact(two), z), true
 }
 
+// endsBoard reports whether a tour can end with demand d, as it does when
+// the board is cut after the square d follows (endBoard): no square needs
+// two more edges, and the squares needing one are the path's ends still
+// to join z.
+func endsBoard(d uint64) bool {
+	one, two, z := uint32(d&demandMask), uint32(d>>demandTwoShift&demandMask), int(d>>demandZShift)
+	return two == 0 && bits.OnesCount32(one) == zLeft[z]
+}
+
 // viability runs the demand passes: forward from the first demand to find
 // those that occur, then backward to keep those that can be finished.
 // Where no tour exists at all, no demand after the first square is
@@ -213,10 +222,22 @@ func (r *counter) viability(ctx context.Context, first uint64) (*viability, erro
 		if err != nil {
 			return nil, err
 		}
+		// With all lengths, a board cut after square v-1, the end of a
+		// column, is finished there too: the demands it can end from are
+		// viable whatever follows.
+		var cut []uint64
+		if r.cfg.AllLengths && v%f.w == 0 {
+			for _, d := range ds {
+				if endsBoard(d) {
+					cut = append(cut, d)
+				}
+			}
+		}
 		live := ds[:0]
 		for _, k := range kept {
 			live = append(live, k...)
 		}
+		live = append(live, cut...) // some twice: a filter and a keySet take that
 		vb.after[v-1] = newFilter(live, f.varies(v-1))
 		if !r.mem.grab(int64(len(vb.after[v-1].words)) * 8) {
 			return nil, r.demandMemoryError(v - 1)

@@ -168,9 +168,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 				s.out.files = append(s.out.files, lf)
 			}
 		}
-		if !r.cfg.AllLengths {
-			w.notEnd = r.notEnd(&r.f.steps[v])
-		}
+		w.notEnd = r.notEnd(&r.f.steps[v])
 		s.ws[i] = w
 	}
 	if part != nil {
