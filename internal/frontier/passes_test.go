@@ -25,17 +25,18 @@ func TestCountPasses(t *testing.T) {
 	}
 	counts := []count{
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, freeBytes: noRoom}, 3 << 20},
-		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, compact: true}, 4 << 20},
+		// Every state kept (AllDemands): a layer that 4 MiB cannot hold.
+		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, AllDemands: true, compact: true}, 4 << 20},
 		// Planned as one pass a square, which the limit cannot hold: the
 		// pass is dropped and made again as two.
-		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, passPart: 1.5}, 4 << 20},
+		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, AllDemands: true, passPart: 1.5}, 4 << 20},
 		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, AllDemands: true}, 2 << 20},
 	}
 	if exhaustive {
 		counts = append(counts,
 			count{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5}, 3 << 20},
-			count{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true}, 4 << 20},
-			count{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, freeBytes: noRoom}, 4 << 20})
+			count{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, AllDemands: true}, 4 << 20},
+			count{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, AllDemands: true, freeBytes: noRoom}, 4 << 20})
 	}
 	for _, tt := range counts {
 		cfg := tt.cfg
