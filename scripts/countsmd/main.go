@@ -20,6 +20,7 @@ import (
 	"math/big"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -265,35 +266,6 @@ type running struct {
 	// if every computation that finished agrees, and none is if one does
 	// not.
 	Checks string `json:"checks,omitempty"`
-	// Shards, for a count made in shards (count -shard i/n, one session
-	// each), is how far each got; States is then empty. Found is the
-	// count of 'knightstour merge' over the shards' -json results, which
-	// scripts/countsmd/shards keeps, once every shard has finished.
-	Shards []shardRun `json:"shards,omitempty"`
-}
-
-// shardRun is one shard of a count of hours made in shards.
-type shardRun struct {
-	Shard  string  `json:"shard"` // i/n
-	States []int64 `json:"states"`
-	// Result, once the shard has finished, is its -json result's file in
-	// scripts/countsmd/shards, and Found its count.
-	Result string `json:"result,omitempty"`
-	Found  string `json:"found,omitempty"`
-}
-
-// peak returns the most states r kept after any square, in any shard.
-func (r running) peak() int64 {
-	peak := int64(0)
-	for _, n := range r.States {
-		peak = max(peak, n)
-	}
-	for _, sh := range r.Shards {
-		for _, n := range sh.States {
-			peak = max(peak, n)
-		}
-	}
-	return peak
 }
 
 // printRunning writes the section on the counts of hours: those still
@@ -312,7 +284,7 @@ func printRunning(out io.Writer) error {
 	}
 	fmt.Fprintf(out, "## Counts of hours\n\n")
 	for _, r := range rs {
-		peak := r.peak()
+		peak := slices.Max(r.States)
 		// The finished computations that check r: those that found its
 		// count, and one that found another, if any.
 		agree, other := 0, ""
@@ -326,14 +298,6 @@ func printRunning(out io.Writer) error {
 			}
 		}
 		switch {
-		case r.Found == "" && len(r.Shards) > 0:
-			done := 0
-			for _, sh := range r.Shards {
-				if sh.Found != "" {
-					done++
-				}
-			}
-			fmt.Fprintf(out, "- %s %s: in %d shards, %d finished, at most %d states in a shard so far; `%s`\n\n", r.Mode, r.Board, len(r.Shards), done, peak, r.Command)
 		case r.Found == "":
 			fmt.Fprintf(out, "- %s %s: %d of %d squares added, at most %d states so far; `%s`\n\n", r.Mode, r.Board, len(r.States), r.Squares, peak, r.Command)
 		case r.Checks != "":
@@ -346,16 +310,7 @@ func printRunning(out io.Writer) error {
 			fmt.Fprintf(out, "- %s %s: finished, %s tours (to be confirmed by a second computation), at most %d states; `%s`\n\n", r.Mode, r.Board, group(r.Found), peak, r.Command)
 		}
 		fmt.Fprintf(out, "  %s\n\n", r.Note)
-		if len(r.States) > 0 {
-			fmt.Fprintf(out, "  States after each square: %v\n\n", r.States)
-		}
-		for _, sh := range r.Shards {
-			if sh.Found != "" {
-				fmt.Fprintf(out, "  Shard %s: finished, %s tours (scripts/countsmd/shards/%s); states after each square: %v\n\n", sh.Shard, group(sh.Found), sh.Result, sh.States)
-			} else {
-				fmt.Fprintf(out, "  Shard %s: %d of %d squares added; states after each square: %v\n\n", sh.Shard, len(sh.States), r.Squares, sh.States)
-			}
-		}
+		fmt.Fprintf(out, "  States after each square: %v\n\n", r.States)
 	}
 	return nil
 }
