@@ -49,14 +49,21 @@ func (s Sweep) String() string {
 	switch s {
 	case SweepAuto:
 		return "auto"
-	case SweepRows:
-		return "rows"
-	case SweepNarrow:
-		return "narrow"
-	case SweepNarrowDown:
-		return "narrow-down"
+	case SweepRows, SweepNarrow, SweepNarrowDown:
+		return s.engine().String()
 	}
 	return fmt.Sprintf("Sweep(%d)", int(s))
+}
+
+// engine returns the frontier engine's sweep that s, not SweepAuto, names.
+func (s Sweep) engine() frontier.Sweep {
+	switch s {
+	case SweepNarrow:
+		return frontier.SweepNarrow
+	case SweepNarrowDown:
+		return frontier.SweepNarrowDown
+	}
+	return frontier.SweepRows
 }
 
 // ParseSweep returns the Sweep that String names.
@@ -177,12 +184,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	if sweep == SweepAuto {
 		sweep = SweepNarrow
 	}
-	switch sweep {
-	case SweepNarrow:
-		fc.Sweep = frontier.SweepNarrow
-	case SweepNarrowDown:
-		fc.Sweep = frontier.SweepNarrowDown
-	}
+	fc.Sweep = sweep.engine()
 	if fc.MemoryLimit == 0 {
 		fc.MemoryLimit = defaultMemoryLimit()
 	}
