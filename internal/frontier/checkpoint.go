@@ -120,11 +120,11 @@ func (r *counter) loadParts(rec *partsRecord, v, groups int, whole bool) (*class
 	if len(rec.Positions) == 0 || len(rec.Positions) > maxClassPositions {
 		return nil, bad()
 	}
+	if !r.f.classPositions(v, rec.Positions) {
+		return nil, bad()
+	}
 	classes := 1
-	for i, q := range rec.Positions {
-		if !r.f.stays(v, q) || slices.Contains(rec.Positions[:i], q) {
-			return nil, bad()
-		}
+	for range rec.Positions {
 		classes *= 3
 	}
 	cp := &classParts{pos: slices.Clone(rec.Positions)}
@@ -558,10 +558,8 @@ func (r *counter) openPart(m *manifest, raw bool) error {
 	case p.Kept < 0 || p.Kept > int64(m.States[m.Squares-1]) || p.States < 0:
 		return fmt.Errorf("a step that kept %d states and made %d", p.Kept, p.States)
 	}
-	for i, q := range p.Positions {
-		if !r.f.stays(p.Square, q) || slices.Contains(p.Positions[:i], q) {
-			return fmt.Errorf("classes told by window positions %v", p.Positions)
-		}
+	if !r.f.classPositions(p.Square, p.Positions) {
+		return fmt.Errorf("classes told by window positions %v", p.Positions)
 	}
 	// The step's files are its own: it cuts them back, which must not
 	// touch the layer it expands.

@@ -33,6 +33,11 @@ func packDemand(one, two uint32, z int) uint64 {
 	return uint64(one) | uint64(two)<<demandTwoShift | uint64(z)<<demandZShift
 }
 
+// unpackDemand inverts packDemand.
+func unpackDemand(d uint64) (one, two uint32, z int) {
+	return uint32(d & demandMask), uint32(d >> demandTwoShift & demandMask), int(d >> demandZShift)
+}
+
 // viability holds, for each square v, the demands after adding v from
 // which the board can still be finished, ignoring how the pieces of path
 // join.
@@ -68,7 +73,7 @@ const demandChoices = 11
 func (r *counter) demandStep(v int, d uint64, notEnd *[4]uint32, out *[demandChoices]uint64) int {
 	f, st := r.f, &r.f.steps[v]
 	s := uint(f.slots)
-	one, two, z := uint32(d&demandMask), uint32(d>>demandTwoShift&demandMask), int(d>>demandZShift)
+	one, two, z := unpackDemand(d)
 	room := 2
 	if v == r.start {
 		one |= 1 << s // the start's other edge goes to z
@@ -148,7 +153,7 @@ func (r *counter) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint
 // two more edges, and the squares needing one are the path's ends still
 // to join z.
 func endsBoard(d uint64) bool {
-	one, two, z := uint32(d&demandMask), uint32(d>>demandTwoShift&demandMask), int(d>>demandZShift)
+	one, two, z := unpackDemand(d)
 	return two == 0 && bits.OnesCount32(one) == zLeft[z]
 }
 
