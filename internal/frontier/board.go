@@ -77,6 +77,8 @@ type board struct {
 	rank       []int // the inverse of rows
 	steps      []step
 	packed     bool   // 4 bits a slot fit in 64 bits; otherwise base 11
+	zInKey     bool   // a packed key has room for z above its nibbles
+	nibbles    uint64 // the bits of a packed key that hold its nibbles
 	pow11      uint64 // 11^slots
 	mixer      mixer  // on the bits keys take
 }
@@ -122,21 +124,27 @@ func (st *step) compact(m uint32) uint32 {
 	return m << st.pad
 }
 
-// compactWord moves a packed window after v (four bits a position,
+// compactWindow moves a packed window after v (four bits a position,
 // positions 0..slots) to the window after v, whose empty positions it
 // fills with done.
-func (st *step) compactWord(word uint64) uint64 {
+func (st *step) compactWindow(x window) uint64 {
 	if st.drop == 1 && st.pad == 0 { // the rows sweep, once past the first squares
-		return word >> 4
+		return x.lo>>4 | x.hi<<60
 	}
+	lo, hi := x.lo, x.hi
 	for d := st.drop; d != 0; {
 		q := 31 - bits.LeadingZeros32(d)
 		d &^= 1 << q
+		if q >= 16 { // the new square, in hi, leaves
+			hi = 0
+			continue
+		}
 		low := uint64(1)<<(4*q) - 1
-		word = word&low | word>>4&^low
+		lo = lo&low | (lo>>4|hi<<60)&^low
+		hi = 0
 	}
 	pad := 4 * uint(st.pad)
-	return word<<pad | nibbleLow&(1<<pad-1)
+	return lo<<pad | nibbleLow&(1<<pad-1)
 }
 
 func newBoard(rows, cols int, sweep Sweep) (*board, error) {
@@ -203,14 +211,18 @@ func newBoard(rows, cols int, sweep Sweep) (*board, error) {
 			win[v] = append(slices.Repeat([]int{-1}, f.slots-len(fr)), fr...)
 		}
 	}
-	f.packed = 4*f.slots+2 <= 64
+	f.packed, f.zInKey = 4*f.slots <= 64, 4*f.slots+2 <= 64
+	f.nibbles = 1<<(4*f.slots) - 1 // all 64 bits for 16 slots
 	f.pow11 = 1
 	for range f.slots {
 		f.pow11 *= 11
 	}
 	keyBits := uint(4*f.slots + 2) // the slots' nibbles and z, below 4
-	if !f.packed {
+	switch {
+	case !f.packed:
 		keyBits = uint(bits.Len64(4*f.pow11 - 1))
+	case !f.zInKey:
+		keyBits = 64
 	}
 	f.mixer = newMixer(keyBits)
 	f.steps = make([]step, f.n)
@@ -350,7 +362,8 @@ func (f *board) latest(r, col int) int {
 // of a, or those that st keeps) and the z-state into a key. It renames the
 // pair labels in order of first appearance, so that equal states get equal
 // keys whatever labels their steps made up. The step on bytes (expand,
-// finish) uses it on boards 8 wide, in base 11; on packed boards it only
+// finish) uses it on boards 8 wide swept row by row (17 squares), in base
+// 11; on packed boards it only
 // makes the first state, and the step there packs its own words
 // (packed.go).
 func (f *board) encode(a *[18]uint8, z int, st *step) (key uint64) {
@@ -359,7 +372,7 @@ func (f *board) encode(a *[18]uint8, z int, st *step) (key uint64) {
 		for p := 1; p <= f.slots; p++ {
 			word |= uint64(a[p]) << (4 * (p - 1))
 		}
-		return relabel(word) | uint64(z)<<(4*f.slots)
+		return f.withZ(relabel(word), z)
 	}
 	// code[c] is one more than the new code of c, or 0 while c is unseen;
 	// codes below slotLabel keep their value. Labels are under 48: those
@@ -377,6 +390,16 @@ func (f *board) encode(a *[18]uint8, z int, st *step) (key uint64) {
 		key = key*11 + uint64(r-1)
 	}
 	return key + uint64(z)*f.pow11
+}
+
+// withZ returns the packed key of a window's nibbles and z-state: z above
+// the nibbles where there is room; where there is none, the nibbles tell
+// it (worker.zOf).
+func (f *board) withZ(word uint64, z int) uint64 {
+	if !f.zInKey {
+		return word
+	}
+	return word | uint64(z)<<(4*f.slots)
 }
 
 // decode unpacks a base-11 key (a board 8 wide; packed boards never

@@ -208,6 +208,10 @@ type job struct {
 	Shard      int    `json:"shard"`
 	Shards     int    `json:"shards"`
 	ByteOrder  int    `json:"byte_order"`
+	// Nibbles says that the keys are 16 nibbles that leave z out (boards
+	// 8 wide by a narrow sweep): counts before them kept those states in
+	// base 11.
+	Nibbles bool `json:"nibbles,omitempty"`
 }
 
 // String describes the count as a user would.
@@ -222,7 +226,7 @@ func (j job) String() string {
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{j.AllLengths, "all lengths"}, {j.Base11, "base 11"}, {j.AllDemands, "all demands"}, {j.EarlyStart, "early start"}} {
+	}{{j.AllLengths, "all lengths"}, {j.Base11, "base 11"}, {j.Nibbles, "keys of 16 nibbles"}, {j.AllDemands, "all demands"}, {j.EarlyStart, "early start"}} {
 		if f.on {
 			s += ", " + f.name
 		}
@@ -248,7 +252,8 @@ type fileSum struct {
 func (r *counter) job() job {
 	c := r.cfg
 	j := job{Rows: c.Rows, Cols: c.Cols, Mode: c.Mode.String(), AllLengths: c.AllLengths, Base11: c.Base11,
-		AllDemands: c.AllDemands, EarlyStart: c.EarlyStart, Shard: c.Shard, Shards: c.Shards, ByteOrder: nativeOrder()}
+		AllDemands: c.AllDemands, EarlyStart: c.EarlyStart, Shard: c.Shard, Shards: c.Shards, ByteOrder: nativeOrder(),
+		Nibbles: r.f.packed && !r.f.zInKey}
 	if c.Mode == FromStart {
 		j.StartRow, j.StartCol = c.StartRow, c.StartCol
 	}

@@ -24,7 +24,7 @@ func interrupted(t testing.TB, cfg Config, stop int) error {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg.afterStep = func(v int) {
+	cfg.afterStep = func(v, _ int) {
 		if v+1 == stop {
 			cancel()
 		}
@@ -226,7 +226,7 @@ func TestDiskFull(t *testing.T) {
 		dir := t.TempDir()
 		cfg.Checkpoint = filepath.Join(dir, "count.ckpt")
 		full := false
-		cfg.afterStep = func(v int) { full = full || v+1 == tt.full }
+		cfg.afterStep = func(v, _ int) { full = full || v+1 == tt.full }
 		cfg.freeBytes = func(string) (int64, bool) {
 			if full {
 				return diskReserve - 1, true

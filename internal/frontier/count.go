@@ -73,7 +73,8 @@ type Config struct {
 	// goroutine, and once at the end.
 	Progress func(Progress)
 	Every    time.Duration
-	// Base11 packs states as boards 8 wide do, AllDemands keeps the
+	// Base11 packs states as boards 8 wide swept row by row do (in base
+	// 11, worked on as bytes), AllDemands keeps the
 	// states whose demands cannot be met, and Lean takes the lean step
 	// whatever the memory: for tests that check that none of them changes
 	// a count.
@@ -99,9 +100,10 @@ type Config struct {
 	// them: the counts of all the shards add up to the whole count.
 	Shard, Shards int
 
-	// afterStep, when not nil, is called after each square is added, on
-	// the count's goroutine: for tests that stop a count at a given square.
-	afterStep func(v int)
+	// afterStep, when not nil, is called after each square v is added,
+	// with the states after it, on the count's goroutine: for tests that
+	// stop a count at a given square.
+	afterStep func(v, states int)
 	// afterPass, when not nil, is called after each pass of a lean step
 	// (passes counts them from 1), on a goroutine of the count: for tests
 	// that stop a count between passes.
@@ -204,7 +206,9 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Base11 {
+	if cfg.Base11 || !f.zInKey && cfg.Mode == FreeEnds && f.n%2 == 0 {
+		// A key whose nibbles fill it cannot tell which colour the second
+		// end of a path with free ends must have (z-state 1 or 3).
 		f.packed = false
 	}
 	mode := cfg.Mode
@@ -440,7 +444,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 		r.done.Add(1)
 		r.last.Store(int64(cur.n))
 		if r.cfg.afterStep != nil {
-			r.cfg.afterStep(v)
+			r.cfg.afterStep(v, cur.n)
 		}
 		// A checkpoint after every column, and after every square once the
 		// last is a minute old: the layers are on disk already, so one
@@ -526,6 +530,9 @@ type worker struct {
 	// not start on, and on an odd one it starts and ends on the colour of
 	// the corners.
 	notEnd [4]uint32
+	// zFull is the z-state of this step's packed keys with no square whose
+	// piece of path leads to z, where the keys leave z out (zOf).
+	zFull int
 }
 
 // A state's z-state says how many edges z has left to give, and for free

@@ -343,3 +343,49 @@ func randomWindows(b testing.TB, rows, cols int) (*board, [][18]uint8) {
 	}
 	return f, windows
 }
+
+// TestSixteenNibbles follows the first squares of counts 8 wide by the
+// narrow sweeps, whose states are 16 nibbles that leave z out (window,
+// zOf), and checks that they keep as many states after every square as
+// the same counts in base 11. The demands are not pruned, so that no
+// demand filter of 8x8 (a minute) has to be made first; the start is added
+// early in some, so that z's state is told both before and after it.
+func TestSixteenNibbles(t *testing.T) {
+	squares := 22
+	if exhaustive {
+		squares = 27
+	}
+	for _, cfg := range []Config{
+		{Rows: 8, Cols: 8, Mode: FromStart, StartRow: 7, Sweep: SweepNarrow},
+		{Rows: 8, Cols: 8, Mode: FromStart, StartRow: 7, Sweep: SweepNarrow, EarlyStart: true},
+		{Rows: 8, Cols: 9, Mode: FromStart, StartRow: 2, StartCol: 1, Sweep: SweepNarrowDown, EarlyStart: true},
+		{Rows: 9, Cols: 8, Mode: FromStart, StartRow: 0, StartCol: 0, Sweep: SweepNarrow, EarlyStart: true, AllLengths: true},
+		{Rows: 8, Cols: 8, Mode: Closed, Sweep: SweepNarrow},
+		{Rows: 8, Cols: 10, Mode: Closed, Sweep: SweepNarrowDown, Lean: true},
+	} {
+		cfg.Workers, cfg.MemoryLimit, cfg.AllDemands = 2, 2<<30, true
+		states := func(base11 bool) []int {
+			cfg.Base11 = base11
+			var got []int
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			cfg.afterStep = func(v, n int) {
+				if got = append(got, n); v+1 == squares {
+					cancel()
+				}
+			}
+			if _, err := Count(ctx, cfg); !errors.Is(err, context.Canceled) {
+				t.Fatalf("%+v: stopped with %v", cfg, err)
+			}
+			return got
+		}
+		nibbles := states(false)
+		if f := mustBoard(t, cfg); !f.packed || f.zInKey {
+			t.Fatalf("%dx%d %v: packed %v, z in the key %v", cfg.Rows, cfg.Cols, cfg.Sweep, f.packed, f.zInKey)
+		}
+		if diff := cmp.Diff(states(true), nibbles); diff != "" {
+			t.Errorf("%dx%d %v %v (early start %v): states after each square (-base 11 +nibbles):\n%s",
+				cfg.Rows, cfg.Cols, cfg.Mode, cfg.Sweep, cfg.EarlyStart, diff)
+		}
+	}
+}

@@ -2,7 +2,8 @@ package frontier
 
 // A mixer scrambles the keys of one board within their own width: a
 // bijection on the numbers below 2^bits, where bits is how many the
-// board's keys take (61 for a board 8 wide, 17 squares in base 11 and z).
+// board's keys take (61 for a board 8 wide swept row by row, 17 squares
+// in base 11 and z; all 64 for 16 squares packed in nibbles).
 // The lean step's tables use it where hashKey spreads keys over all 64
 // bits: a table keeps the bits of a state's mix below the group's, and the
 // 64-bits bits no key uses go to the state's count with the group's bits

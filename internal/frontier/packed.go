@@ -2,21 +2,30 @@ package frontier
 
 import "math/bits"
 
-// The counting step on packed states, for boards up to 7 wide: there a
-// window of 2w+1 squares and the square being added fit in one 64-bit
-// word, 4 bits a square (a nibble), and the step works on that word with
-// whole-word operations instead of unpacking it into bytes. Boards 8 wide
-// take expand's byte arrays; tests run both on the same boards.
+// The counting step on packed states, for boards whose states describe at
+// most 16 squares (up to 7 wide, and 8 wide with the narrow sweeps): there
+// a state is one 64-bit word, 4 bits a square (a nibble), and the step
+// works on it with whole-word operations instead of unpacking it into
+// bytes. With 16 squares the nibbles fill the key, and z's state is told
+// by the squares (zOf). Boards 8 wide swept row by row (17 squares) take
+// expand's byte arrays; tests run both on the same boards.
 
 // nibbleLow has the lowest bit of every nibble set.
 const nibbleLow = 0x1111111111111111
 
-// nib returns the code of the square at window position p.
-func nib(word uint64, p int) uint64 { return word >> (4 * p) & 15 }
+// A window is a state with the square being added, packed: positions
+// 0..15 in lo, and position 16 in hi, where a board 8 wide puts the new
+// square after the 16 of its state. A shift by 64 or more leaves nothing
+// in Go, so each operation works on both words without a branch.
+type window struct{ lo, hi uint64 }
 
-// setNib returns word with the code at position p replaced by c.
-func setNib(word uint64, p int, c uint64) uint64 {
-	return word&^(15<<(4*p)) | c<<(4*p)
+// nib returns the code of the square at position p.
+func (x window) nib(p int) uint64 { return (x.lo>>(4*p) | x.hi>>uint(4*p-64)) & 15 }
+
+// set returns x with the code at position p replaced by c.
+func (x window) set(p int, c uint64) window {
+	s, t := uint(4*p), uint(4*p-64)
+	return window{x.lo&^(15<<s) | c<<s, x.hi&^(15<<t) | c<<t}
 }
 
 // nibbleZeros returns the highest bit of each nibble of x that is zero.
@@ -25,23 +34,24 @@ func nibbleZeros(x uint64) uint64 {
 	return ^((x&low3 + low3) | x | low3)
 }
 
-// partner returns the position of the other square of word holding label
-// c, given that position p holds it.
-func partner(word uint64, p int, c uint64) int {
-	same := nibbleZeros(word^c*nibbleLow) &^ (8 << (4 * p))
+// partner returns the position of the other square of x holding label c,
+// given that position p holds it: 16, the new square, when no other
+// position of lo does.
+func (x window) partner(p int, c uint64) int {
+	same := nibbleZeros(x.lo^c*nibbleLow) &^ (8 << (4 * p))
 	return bits.TrailingZeros64(same) / 4
 }
 
-// farNib returns the position of the other end of the piece of path that
-// ends at position x, x itself for a square with no edge, or -1 for z.
-func farNib(word uint64, x int) int {
-	switch c := nib(word, x); c {
+// far returns the position of the other end of the piece of path that
+// ends at position p, p itself for a square with no edge, or -1 for z.
+func (x window) far(p int) int {
+	switch c := x.nib(p); c {
 	case slotFree:
-		return x
+		return p
 	case slotToZ:
 		return -1
 	default:
-		return partner(word, x, c)
+		return x.partner(p, c)
 	}
 }
 
@@ -60,36 +70,36 @@ func nibbleKinds(word uint64) (free, ends uint32) {
 	return squeeze(^(word | word>>1 | word>>2 | word>>3)), squeeze(word>>1 | word>>2 | word>>3)
 }
 
-// linkNib adds the edge x-y to word, labelling a newly joined pair with
-// fresh, a label no canonical state uses. It reports whether the edge
-// closes the cycle (which must then be the whole tour) and false if it
-// closes a cycle that cannot be one.
-func linkNib(word uint64, x, y int, fresh uint64, closed bool) (out uint64, complete, ok bool) {
-	fx, fy := farNib(word, x), farNib(word, y)
-	if fx == y || fx < 0 && fy < 0 {
-		if closed != (fx == y) {
-			return word, false, false
+// link adds the edge a-b to x, labelling a newly joined pair with fresh,
+// a label no canonical state uses. It reports whether the edge closes the
+// cycle (which must then be the whole tour) and false if it closes a cycle
+// that cannot be one.
+func (x window) link(a, b int, fresh uint64, closed bool) (out window, complete, ok bool) {
+	fa, fb := x.far(a), x.far(b)
+	if fa == b || fa < 0 && fb < 0 {
+		if closed != (fa == b) {
+			return x, false, false
 		}
-		return setNib(setNib(word, x, slotDone), y, slotDone), true, true
+		return x.set(a, slotDone).set(b, slotDone), true, true
 	}
-	if nib(word, x) != slotFree {
-		word = setNib(word, x, slotDone)
+	if x.nib(a) != slotFree {
+		x = x.set(a, slotDone)
 	}
-	if nib(word, y) != slotFree {
-		word = setNib(word, y, slotDone)
+	if x.nib(b) != slotFree {
+		x = x.set(b, slotDone)
 	}
 	switch {
-	case fx < 0:
-		word = setNib(word, fy, slotToZ)
-	case fy < 0:
-		word = setNib(word, fx, slotToZ)
+	case fa < 0:
+		x = x.set(fb, slotToZ)
+	case fb < 0:
+		x = x.set(fa, slotToZ)
 	default:
-		word = setNib(setNib(word, fx, fresh), fy, fresh)
+		x = x.set(fa, fresh).set(fb, fresh)
 	}
-	return word, false, true
+	return x, false, true
 }
 
-// Labels linkNib makes: canonical states use labels from slotLabel up to
+// Labels link makes: canonical states use labels from slotLabel up to
 // slotLabel+7, as 16 positions hold at most 8 pairs.
 const (
 	freshFirst  = 15
@@ -120,14 +130,14 @@ func relabel(word uint64) uint64 {
 func (w *worker) expandPacked(key uint64, val []uint64) {
 	f, st := w.r.f, w.st
 	s := f.slots
-	word := key & (1<<(4*s) - 1)
-	z := int(key >> (4 * s))
-	free, ends := nibbleKinds(word)
+	x := window{lo: key & f.nibbles}
+	z := w.zOf(key)
+	free, ends := nibbleKinds(x.lo)
 	free &= 1<<s - 1
 	self := uint32(1) << s
 	room := 2
 	if w.v == w.r.start {
-		word |= slotToZ << (4 * s) // the start's other edge goes to z
+		x = x.set(s, slotToZ) // the start's other edge goes to z
 		ends |= self
 		room = 1
 	} else {
@@ -136,7 +146,7 @@ func (w *worker) expandPacked(key uint64, val []uint64) {
 	var cand [4]int8
 	nc := 0
 	for _, p := range st.back[:st.nback] {
-		if nib(word, int(p)) != slotDone {
+		if x.nib(int(p)) != slotDone {
 			cand[nc] = p
 			nc++
 		}
@@ -144,14 +154,14 @@ func (w *worker) expandPacked(key uint64, val []uint64) {
 	closed := w.r.mode == Closed
 	none, one, pairs := w.options(ends, free, z, cand[:nc], room)
 	if none {
-		w.finishPacked(word, z, free, ends, false, val)
+		w.finishPacked(x, z, free, ends, false, val)
 	}
 	for i := range nc {
 		if one>>i&1 == 0 && pairs[i] == 0 {
 			continue
 		}
 		bends, bfree := takeEdge(ends, free, self|1<<cand[i])
-		b, complete, ok := linkNib(word, s, int(cand[i]), freshFirst, closed)
+		b, complete, ok := x.link(s, int(cand[i]), freshFirst, closed)
 		if !ok {
 			continue
 		}
@@ -163,7 +173,7 @@ func (w *worker) expandPacked(key uint64, val []uint64) {
 		}
 		for m := pairs[i]; m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
-			if c, complete, ok := linkNib(b, s, int(cand[j]), freshSecond, closed); ok {
+			if c, complete, ok := b.link(s, int(cand[j]), freshSecond, closed); ok {
 				cends, cfree := takeEdge(bends, bfree, self|1<<cand[j])
 				w.finishPacked(c, z, cfree, cends, complete, val)
 			}
@@ -171,9 +181,21 @@ func (w *worker) expandPacked(key uint64, val []uint64) {
 	}
 }
 
-// finishPacked is finish on one word: free and ends are the positions of
+// zOf returns the z-state of a packed key: above its nibbles, or, where
+// they fill the key, told by its squares whose piece of path leads to z
+// (code slotToZ). z gave an edge to each of those pieces, but for the
+// start's: zFull is the z-state of this step's keys with none.
+func (w *worker) zOf(key uint64) int {
+	f := w.r.f
+	if f.zInKey {
+		return int(key >> (4 * f.slots))
+	}
+	return w.zFull - bits.OnesCount64(nibbleZeros(key^slotToZ*nibbleLow))
+}
+
+// finishPacked is finish on a window: free and ends are the positions of
 // squares with no edge and with one.
-func (w *worker) finishPacked(word uint64, z int, free, ends uint32, complete bool, val []uint64) {
+func (w *worker) finishPacked(x window, z int, free, ends uint32, complete bool, val []uint64) {
 	st := w.st
 	if free&st.retire != 0 || bits.OnesCount32(free&st.thin) > zLeft[z] || free&st.thin&w.notEnd[z] != 0 {
 		return
@@ -187,15 +209,15 @@ func (w *worker) finishPacked(word uint64, z int, free, ends uint32, complete bo
 			return // no end of the path left, or not one of this colour
 		}
 		z = w.r.zAfter(z, st.black>>p&1)
-		if c := nib(word, p); c == slotToZ {
+		if c := x.nib(p); c == slotToZ {
 			complete = true
 		} else {
-			word = setNib(word, partner(word, p, c), slotToZ)
+			x = x.set(x.partner(p, c), slotToZ)
 		}
-		word = setNib(word, p, slotDone)
+		x = x.set(p, slotDone)
 	}
 	if w.cut != nil {
-		w.endBoardPacked(word, z, free, ends&^st.retire, complete, val)
+		w.endBoardPacked(x, z, free, ends&^st.retire, complete, val)
 	}
 	if w.final {
 		if complete && addLimbs(w.total, val) {
@@ -206,13 +228,12 @@ func (w *worker) finishPacked(word uint64, z int, free, ends uint32, complete bo
 	if complete || bits.OnesCount32(free&st.thin) > zLeft[z] {
 		return
 	}
-	key := relabel(st.compactWord(word)) | uint64(z)<<(4*w.r.f.slots)
-	w.emit(key, val)
+	w.emit(w.r.f.withZ(relabel(st.compactWindow(x)), z), val)
 }
 
-// endBoardPacked is endBoard on one word: free and ends are the positions
+// endBoardPacked is endBoard on a window: free and ends are the positions
 // of squares with no edge and with one.
-func (w *worker) endBoardPacked(word uint64, z int, free, ends uint32, complete bool, val []uint64) {
+func (w *worker) endBoardPacked(x window, z int, free, ends uint32, complete bool, val []uint64) {
 	if free != 0 {
 		return // a square no path reaches
 	}
@@ -222,12 +243,12 @@ func (w *worker) endBoardPacked(word uint64, z int, free, ends uint32, complete 
 		}
 		p := bits.TrailingZeros32(m)
 		z = w.r.zAfter(z, w.st.black>>p&1)
-		if c := nib(word, p); c == slotToZ {
+		if c := x.nib(p); c == slotToZ {
 			complete = true
 		} else {
-			word = setNib(word, partner(word, p, c), slotToZ)
+			x = x.set(x.partner(p, c), slotToZ)
 		}
-		word = setNib(word, p, slotDone)
+		x = x.set(p, slotDone)
 	}
 	if complete && addLimbs(w.cut, val) {
 		w.err = errOverflow

@@ -169,6 +169,9 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 			}
 		}
 		w.notEnd = r.notEnd(&r.f.steps[v])
+		if w.zFull = r.firstZ(); r.mode == FromStart && v > r.start {
+			w.zFull++ // the start's piece leads to z too
+		}
 		s.ws[i] = w
 	}
 	if part != nil {
