@@ -211,20 +211,11 @@ func newBoard(rows, cols int, sweep Sweep) (*board, error) {
 			win[v] = append(slices.Repeat([]int{-1}, f.slots-len(fr)), fr...)
 		}
 	}
-	f.packed, f.zInKey = 4*f.slots <= 64, 4*f.slots+2 <= 64
-	f.nibbles = 1<<(4*f.slots) - 1 // all 64 bits for 16 slots
 	f.pow11 = 1
 	for range f.slots {
 		f.pow11 *= 11
 	}
-	keyBits := uint(4*f.slots + 2) // the slots' nibbles and z, below 4
-	switch {
-	case !f.packed:
-		keyBits = uint(bits.Len64(4*f.pow11 - 1))
-	case !f.zInKey:
-		keyBits = 64
-	}
-	f.mixer = newMixer(keyBits)
+	f.pack(4*f.slots <= 64)
 	f.steps = make([]step, f.n)
 	for v := range f.n {
 		st := &f.steps[v]
@@ -390,6 +381,21 @@ func (f *board) encode(a *[18]uint8, z int, st *step) (key uint64) {
 		key = key*11 + uint64(r-1)
 	}
 	return key + uint64(z)*f.pow11
+}
+
+// pack sets whether the board's keys are packed in nibbles (where they
+// fit) or in base 11, and the mixer of those keys.
+func (f *board) pack(packed bool) {
+	f.packed, f.zInKey = packed && 4*f.slots <= 64, 4*f.slots+2 <= 64
+	f.nibbles = 1<<(4*f.slots) - 1 // all 64 bits for 16 slots
+	switch {
+	case !f.packed:
+		f.mixer = newMixer(uint(bits.Len64(4*f.pow11 - 1))) // z below 4
+	case f.zInKey:
+		f.mixer = newMixer(uint(4*f.slots + 2))
+	default:
+		f.mixer = newNibbleMixer()
+	}
 }
 
 // withZ returns the packed key of a window's nibbles and z-state: z above

@@ -209,7 +209,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Base11 || !f.zInKey && cfg.Mode == FreeEnds && f.n%2 == 0 {
 		// A key whose nibbles fill it cannot tell which colour the second
 		// end of a path with free ends must have (z-state 1 or 3).
-		f.packed = false
+		f.pack(false)
 	}
 	mode := cfg.Mode
 	begin := time.Now()

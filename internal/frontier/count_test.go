@@ -349,7 +349,8 @@ func randomWindows(b testing.TB, rows, cols int) (*board, [][18]uint8) {
 // zOf), and checks that they keep as many states after every square as
 // the same counts in base 11. The demands are not pruned, so that no
 // demand filter of 8x8 (a minute) has to be made first; the start is added
-// early in some, so that z's state is told both before and after it.
+// early in some, so that z's state is told both before and after it; one
+// keeps its layers on disk, compact (in the order of the nibble mixer).
 func TestSixteenNibbles(t *testing.T) {
 	squares := 22
 	if exhaustive {
@@ -362,6 +363,7 @@ func TestSixteenNibbles(t *testing.T) {
 		{Rows: 9, Cols: 8, Mode: FromStart, StartRow: 0, StartCol: 0, Sweep: SweepNarrow, EarlyStart: true, AllLengths: true},
 		{Rows: 8, Cols: 8, Mode: Closed, Sweep: SweepNarrow},
 		{Rows: 8, Cols: 10, Mode: Closed, Sweep: SweepNarrowDown, Lean: true},
+		{Rows: 8, Cols: 8, Mode: FromStart, StartRow: 7, Sweep: SweepNarrow, EarlyStart: true, Lean: true, SpillDir: t.TempDir(), compact: true},
 	} {
 		cfg.Workers, cfg.MemoryLimit, cfg.AllDemands = 2, 2<<30, true
 		states := func(base11 bool) []int {

@@ -43,3 +43,27 @@ func BenchmarkUnmix(b *testing.B) {
 		b.Log(sum)
 	}
 }
+
+// TestNibbleMixer checks that the mixer of keys of 16 nibbles gives them
+// back, for keys whose nibbles are all below 11, and keeps their mixes
+// below 2^56.
+func TestNibbleMixer(t *testing.T) {
+	m := newNibbleMixer()
+	keys := []uint64{0, 0xaaaaaaaaaaaaaaaa, 0x1111111111111111, 0xa000000000000000, 0x000000000000000a}
+	for i := range uint64(5000) {
+		var key uint64
+		for h, p := hashKey(i), 0; p < 16; p, h = p+1, h/11 {
+			key |= h % 11 << (4 * p)
+		}
+		keys = append(keys, key)
+	}
+	for _, key := range keys {
+		h := m.mix(key)
+		if h >= 1<<nibbleBits {
+			t.Fatalf("mix(%#x) = %#x, past 56 bits", key, h)
+		}
+		if back := m.unmix(h); back != key {
+			t.Fatalf("unmix(mix(%#x)) = %#x", key, back)
+		}
+	}
+}
