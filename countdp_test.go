@@ -208,7 +208,7 @@ func TestCountDPWorkers(t *testing.T) {
 // TestCountDPSameCounts checks that the ways of counting that must not
 // change a count give the default's counts, states after each square and
 // counts by length: states packed in base 11 (as boards 8 squares wide
-// need, 17 squares in 64 bits), the lean step (which adds new states to
+// swept row by row need, 17 squares in 64 bits), the lean step (which adds new states to
 // tables as it makes them, where the tests otherwise take the buffered
 // one), and both; also with counts of more than one limb (3x45, over
 // 2^64).

@@ -359,7 +359,8 @@ func WithAllLengths() Option {
 }
 
 // withBase11 makes CountDP pack its states the way it does for boards 8
-// squares wide, so that tests can check that packing on small boards.
+// squares wide swept row by row (17 squares in base 11), so that tests
+// can check that packing on small boards.
 func withBase11() Option {
 	return func(cfg *config) error {
 		cfg.given |= optTesting
