@@ -354,9 +354,8 @@ func (f *board) latest(r, col int) int {
 // pair labels in order of first appearance, so that equal states get equal
 // keys whatever labels their steps made up. The step on bytes (expand,
 // finish) uses it on boards 8 wide swept row by row (17 squares), in base
-// 11; on packed boards it only
-// makes the first state, and the step there packs its own words
-// (packed.go).
+// 11; on packed boards it only makes the first state, and the step there
+// packs its own words (packed.go).
 func (f *board) encode(a *[18]uint8, z int, st *step) (key uint64) {
 	if f.packed {
 		var word uint64
@@ -408,8 +407,8 @@ func (f *board) withZ(word uint64, z int) uint64 {
 	return word | uint64(z)<<(4*f.slots)
 }
 
-// decode unpacks a base-11 key (a board 8 wide; packed boards never
-// unpack) into window positions 0..slots-1 of a and returns the z-state,
+// decode unpacks a base-11 key (a board 8 wide swept row by row; packed
+// boards never unpack) into window positions 0..slots-1 of a and returns the z-state,
 // the positions of squares with no edge yet, and those of the ends of
 // pieces of path (one edge).
 func (f *board) decode(key uint64, a *[18]uint8) (z int, free, ends uint32) {
