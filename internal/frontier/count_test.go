@@ -352,7 +352,7 @@ func randomWindows(b testing.TB, rows, cols int) (*board, [][18]uint8) {
 // early in some, so that z's state is told both before and after it; one
 // keeps its layers on disk, compact (in the order of the nibble mixer).
 func TestSixteenNibbles(t *testing.T) {
-	squares := 22
+	squares := 20
 	if exhaustive {
 		squares = 27
 	}
