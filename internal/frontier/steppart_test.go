@@ -55,24 +55,28 @@ func readManifest(t *testing.T, ckpt string) *manifest {
 // count and the states of a run without a stop, and leaves nothing
 // behind; the stop is made to leave the files of the passes done longer
 // than the checkpoint says, as a stop in the middle of a pass does.
+//
+// Two of the cases are for -tags exhaustive.
 func TestCheckpointBetweenPasses(t *testing.T) {
-	for _, tt := range []struct {
+	type stopped struct {
 		cfg     Config
 		v, pass int // stop after this pass of the step adding square v+1
-	}{
-		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, passPart: 0.3}, 20, 1},
+	}
+	counts := []stopped{
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, passPart: 0.3, compact: true}, 22, 2},
-		{Config{Rows: 5, Cols: 8, Mode: FreeEnds, AllLengths: true, passPart: 0.4}, 14, 1}, // at the end of a column
+		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, passPart: 0.4}, 14, 1}, // at the end of a column
 		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, passPart: 0.3}, 25, 1},
-		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 0.3}, 21, 1},
-	} {
+	}
+	if exhaustive {
+		counts = append(counts,
+			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, passPart: 0.3}, 20, 1},
+			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 0.3}, 21, 1})
+	}
+	for _, tt := range counts {
 		cfg := tt.cfg
 		cfg.Workers, cfg.MemoryLimit, cfg.Lean = 2, 1<<30, true
-		want, err := Count(context.Background(), Config{Rows: cfg.Rows, Cols: cfg.Cols, Mode: cfg.Mode, StartRow: cfg.StartRow,
+		want := wholeCount(t, Config{Rows: cfg.Rows, Cols: cfg.Cols, Mode: cfg.Mode, StartRow: cfg.StartRow,
 			AllLengths: cfg.AllLengths, Shard: cfg.Shard, Shards: cfg.Shards, Sweep: cfg.Sweep, Workers: 2, MemoryLimit: 1 << 30})
-		if err != nil {
-			t.Fatal(err)
-		}
 		dir := t.TempDir()
 		cfg.Checkpoint = filepath.Join(dir, "count.ckpt")
 		m := stoppedBetweenPasses(t, cfg, tt.v, tt.pass)
@@ -146,6 +150,10 @@ func TestStepPartRefused(t *testing.T) {
 			writeManifest(t, ckpt, body)
 		}
 	}
+	stopped := filepath.Join(t.TempDir(), "c")
+	stop := cfg
+	stop.Checkpoint = stopped
+	stoppedBetweenPasses(t, stop, 21, 1)
 	for _, tt := range []struct {
 		name   string
 		damage func(t *testing.T, ckpt string)
@@ -163,8 +171,7 @@ func TestStepPartRefused(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := cfg
-			cfg.Checkpoint = filepath.Join(t.TempDir(), "c")
-			stoppedBetweenPasses(t, cfg, 21, 1)
+			cfg.Checkpoint = copyCheckpoint(t, stopped)
 			tt.damage(t, cfg.Checkpoint)
 			_, err := Count(context.Background(), cfg)
 			if !errors.Is(err, ErrCheckpoint) {
@@ -182,10 +189,7 @@ func TestStepPartRefused(t *testing.T) {
 // their classes and find the count and states of a run without a stop.
 func TestCheckpointKeepsParts(t *testing.T) {
 	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.3}
-	want, err := Count(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := wholeCount(t, cfg)
 	for _, tt := range []struct {
 		name string
 		stop func(t *testing.T, cfg Config) *partsRecord
@@ -256,6 +260,12 @@ func TestPartsRecordLeavesOutEmptyGroups(t *testing.T) {
 // the checkpoint rather than skip states.
 func TestPartsRefused(t *testing.T) {
 	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.3}
+	stopped := filepath.Join(t.TempDir(), "c")
+	stop := cfg
+	stop.Checkpoint = stopped
+	if err := interrupted(t, stop, 22); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped with %v", err)
+	}
 	for _, tt := range []struct {
 		name  string
 		forge func(m *manifest)
@@ -276,10 +286,7 @@ func TestPartsRefused(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := cfg
-			cfg.Checkpoint = filepath.Join(t.TempDir(), "c")
-			if err := interrupted(t, cfg, 22); !errors.Is(err, context.Canceled) {
-				t.Fatalf("stopped with %v", err)
-			}
+			cfg.Checkpoint = copyCheckpoint(t, stopped)
 			m := readManifest(t, cfg.Checkpoint)
 			if m.Parts == nil {
 				t.Fatal("the checkpoint records no classes of groups")
@@ -308,10 +315,7 @@ func TestCheckpointEveryPass(t *testing.T) {
 		t.Skip("a run for every pass: with -tags exhaustive")
 	}
 	cfg := Config{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.3}
-	want, err := Count(context.Background(), Config{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Workers: 2, MemoryLimit: 1 << 30})
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := wholeCount(t, Config{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Workers: 2, MemoryLimit: 1 << 30})
 	// The passes of each square, from a run that records them.
 	passes := map[int]int{}
 	cfg.SpillDir = t.TempDir()

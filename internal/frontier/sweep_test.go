@@ -12,12 +12,17 @@ import (
 // mode, from several start squares, with every sweep, the narrow ones both
 // packed and in base 11 (as on boards 8 wide): their states differ at
 // nearly every square (the windows hold other squares), and their counts
-// must not.
+// must not. Boards of more than 30 squares in every mode are for -tags
+// exhaustive; 6x6 from the corner is counted by default.
 func TestSweepsAgree(t *testing.T) {
 	var cfgs []Config
+	most := 30
+	if exhaustive {
+		most = 36
+	}
 	for rows := 1; rows <= 6; rows++ {
 		for cols := 1; cols <= 7; cols++ {
-			if rows*cols > 36 {
+			if rows*cols > most {
 				continue
 			}
 			cfgs = append(cfgs,
@@ -29,8 +34,12 @@ func TestSweepsAgree(t *testing.T) {
 			)
 		}
 	}
+	allLengths := 7
+	if exhaustive {
+		allLengths = 9
+	}
 	cfgs = append(cfgs,
-		Config{Rows: 5, Cols: 9, Mode: FromStart, StartRow: 4, AllLengths: true},
+		Config{Rows: 5, Cols: allLengths, Mode: FromStart, StartRow: 4, AllLengths: true},
 		Config{Rows: 4, Cols: 9, Mode: Closed, AllLengths: true},
 		Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true},
 		Config{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, // two limbs
