@@ -54,8 +54,18 @@ type emitter struct {
 	k     int
 	by    grouping
 	pool  *binPool
+	// lo and hi are the groups whose states the emitter keeps, by the
+	// top gbits of their hash: the rest are other passes'.
+	lo, hi uint64
+	gbits  uint
 	// overLimit records that a bin took memory beyond the limit.
 	overLimit bool
+}
+
+// keep makes the emitter keep only the states of groups [lo, hi) of
+// 2^gbits.
+func (e *emitter) keep(lo, hi int, gbits uint) {
+	e.lo, e.hi, e.gbits = uint64(lo), uint64(hi), gbits
 }
 
 func newEmitter(buckets int, shift uint, k int, by grouping, pool *binPool) *emitter {
@@ -65,7 +75,13 @@ func newEmitter(buckets int, shift uint, k int, by grouping, pool *binPool) *emi
 func (e *emitter) emit(key uint64, val []uint64) {
 	g := 0
 	if e.shift < 64 {
-		g = int(e.by.hash(key) >> e.shift)
+		h := e.by.hash(key)
+		if e.gbits > 0 {
+			if grp := h >> (64 - e.gbits); grp < e.lo || grp >= e.hi {
+				return // another pass's
+			}
+		}
+		g = int(h >> e.shift)
 	}
 	s := e.cur[g]
 	if len(s)+e.k+1 > cap(s) {

@@ -151,11 +151,15 @@ func (r *counter) loadParts(rec *partsRecord, v, groups int, whole bool) (*class
 // of the following pass leaves those longer than it says, and a resumed
 // count cuts them back.
 type stepPart struct {
-	Square    int          `json:"square"`     // the square under way, the checkpoint's Squares
-	GroupBits int          `json:"group_bits"` // log2 of the next layer's groups
-	Positions []int        `json:"positions"`  // the window positions that tell the classes
-	Left      []passRecord `json:"left"`       // the passes still to make
-	Passes    int          `json:"passes"`     // the passes made
+	Square    int `json:"square"`     // the square under way, the checkpoint's Squares
+	GroupBits int `json:"group_bits"` // log2 of the next layer's groups
+	// Buffered says that the passes are the buffered step's, whose groups
+	// are by hash, not the lean step's, by mix: the passes left must be
+	// made the same way, as a class split into ranges of groups is.
+	Buffered  bool         `json:"buffered,omitempty"`
+	Positions []int        `json:"positions"` // the window positions that tell the classes
+	Left      []passRecord `json:"left"`      // the passes still to make
+	Passes    int          `json:"passes"`    // the passes made
 	// Total and Cut are the tours the passes made found (Cut: of the
 	// shorter board, with all lengths at the end of a column).
 	Total  []uint64   `json:"total"`

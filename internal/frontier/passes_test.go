@@ -66,7 +66,7 @@ func TestCountPasses(t *testing.T) {
 }
 
 // TestCountClassPasses makes every step in passes of a few classes each,
-// states in base 11 and packed, and checks the counts and the states
+// lean and buffered, states in base 11 and packed, and checks the counts and the states
 // after each square against a count made at once: a new state whose class
 // differed from its old state's would appear in two passes, and a layer
 // would hold it twice.
@@ -90,21 +90,27 @@ func TestCountClassPasses(t *testing.T) {
 		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
 		want := wholeCount(t, cfg)
 		for _, part := range parts {
-			cfg.SpillDir, cfg.Lean, cfg.passPart = t.TempDir(), true, part
-			var skipped atomic.Int64
-			cfg.onSkip = func() { skipped.Add(1) }
-			got, err := Count(context.Background(), cfg)
-			if err != nil {
-				t.Fatalf("%dx%d %v in passes of %v: %v", cfg.Rows, cfg.Cols, cfg.Mode, part, err)
-			}
-			if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 }), cmpopts.IgnoreFields(Result{}, "PeakBytes", "Passes")); diff != "" {
-				t.Errorf("%dx%d %v (base 11 %v) in passes of %v (-once +passes):\n%s", cfg.Rows, cfg.Cols, cfg.Mode, cfg.Base11, part, diff)
-			}
-			if got.Passes < 3 {
-				t.Errorf("%dx%d %v in passes of %v: at most %d passes a step, want 3 or more", cfg.Rows, cfg.Cols, cfg.Mode, part, got.Passes)
-			}
-			if skipped.Load() == 0 {
-				t.Errorf("%dx%d %v in passes of %v: no pass read only the groups of its classes", cfg.Rows, cfg.Cols, cfg.Mode, part)
+			for _, lean := range []bool{true, false} {
+				cfg.SpillDir, cfg.Lean, cfg.passPart = t.TempDir(), lean, part
+				step := "buffered"
+				if lean {
+					step = "lean"
+				}
+				var skipped atomic.Int64
+				cfg.onSkip = func() { skipped.Add(1) }
+				got, err := Count(context.Background(), cfg)
+				if err != nil {
+					t.Fatalf("%dx%d %v in %s passes of %v: %v", cfg.Rows, cfg.Cols, cfg.Mode, step, part, err)
+				}
+				if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 }), cmpopts.IgnoreFields(Result{}, "PeakBytes", "Passes")); diff != "" {
+					t.Errorf("%dx%d %v (base 11 %v) in %s passes of %v (-once +passes):\n%s", cfg.Rows, cfg.Cols, cfg.Mode, cfg.Base11, step, part, diff)
+				}
+				if got.Passes < 3 {
+					t.Errorf("%dx%d %v in %s passes of %v: at most %d passes a step, want 3 or more", cfg.Rows, cfg.Cols, cfg.Mode, step, part, got.Passes)
+				}
+				if skipped.Load() == 0 {
+					t.Errorf("%dx%d %v in %s passes of %v: no pass read only the groups of its classes", cfg.Rows, cfg.Cols, cfg.Mode, step, part)
+				}
 			}
 		}
 	}

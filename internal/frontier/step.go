@@ -20,12 +20,19 @@ import (
 // the new states to a hash table per group as they go, in small batches,
 // and pack the tables into dense groups at the end.
 //
-// When even the tables of the lean step would pass the memory limit and
-// the layers are on disk, the lean step makes the next layer in passes,
-// each from the states of some classes (passes.go), and packs their tables
-// to disk before the next pass. A pass that finds it needs more memory
-// than planned is dropped and made again as two, of half its classes or,
-// for one class, half its groups.
+// When the layers are on disk and the buffered step's bins would pass the
+// memory limit, the buffered step makes the next layer in passes, each
+// from the states of some classes (passes.go), holding the bins of only
+// its share of the next layer, which it merges to disk before the next
+// pass; past a few such passes (maxBufferedPasses) the lean step, whose
+// tables take about a third of the bins' memory, makes the layer in
+// passes the same way, packing its tables to disk after each. A pass that
+// finds it needs more memory than planned is dropped and made again as
+// two, of half its classes or, for one class, half its groups. The
+// buffered step takes about half the time of the lean one (8x8 closed
+// with -spill: see BENCHMARKS.md): it appends where the lean step probes
+// a table far larger than the cache, and it groups its layer by demand,
+// so that the next step's memo of choices hits.
 
 // chunkStates is how many states a worker takes at a time.
 const chunkStates = 1 << 12
@@ -77,6 +84,9 @@ type stepper struct {
 	// aligned says that the passes are by the classes of cur's parts, so
 	// that each reads only the groups of cur that hold its classes.
 	aligned bool
+	// share, for a buffered step made in passes, is the most of the next
+	// layer a pass may make (0 for one pass).
+	share float64
 }
 
 // step adds square v to every state of cur and returns the next layer,
@@ -98,8 +108,16 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		part = nil
 	}
 	// The buffered step holds the new states unmerged, about three for
-	// each state of the next layer, in bins, and the next layer.
+	// each state of the next layer, in bins, and the next layer. Where
+	// that passes the limit but the layers are on disk, it may still be
+	// made in passes, each holding the bins of a share of the next layer
+	// (bufferedShare); otherwise the step is lean.
 	lean := r.cfg.Lean || r.mem.used.Load()+int64(s.est)*int64(stride)*8*5 > r.mem.limit
+	if !r.cfg.Lean && part == nil && (lean || r.cfg.passPart > 0) {
+		if s.share = s.bufferedShare(); s.share > 0 {
+			lean = false
+		}
+	}
 	perGroup := groupStates
 	if !lean {
 		perGroup = bufferedStates / 3
@@ -108,7 +126,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		s.gbits++
 	}
 	if part != nil {
-		lean, s.gbits = true, uint(part.GroupBits)
+		lean, s.gbits = !part.Buffered, uint(part.GroupBits)
 	}
 	groups := 1 << s.gbits
 	defer func() {
@@ -131,10 +149,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	// as the steps before are the same). r.shardAt is set only once the
 	// step is done (commit, below).
 	shard := r.cfg.Shards > 1 && r.shardAt < 0 && (cur.n >= shardStates*r.cfg.Shards || s.final)
-	s.out = &layer{groups: make([]group, groups)}
-	if lean {
-		s.out.groups = s.out.groups[:0] // each pass adds its groups
-	}
+	s.out = &layer{groups: make([]group, 0, groups)} // each pass adds its groups
 	defer func() {
 		if err != nil {
 			s.out.free(r.arena)
@@ -186,7 +201,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if lean {
 		err = s.lean(part)
 	} else {
-		err = s.buffered()
+		err = s.buffered(part)
 	}
 	if err != nil {
 		return nil, err
@@ -349,59 +364,100 @@ func (s *stepper) lean(part *stepPart) error {
 	buckets := min(groups, maxStageBuckets)
 	staging := int64(len(s.ws)) * int64(buckets) * int64(stageBatch(buckets)) * int64(stride) * 8
 	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
-	keep := untouched(&r.f.steps[s.v], r.f.slots) // the positions classes may be told by
 	s.classes = &classifier{f: r.f}
 	// Passes need cur whole to the end of the step: on disk.
-	multi := r.spill && !s.final && s.cur.onDisk()
+	multi := s.canPass()
 	room := float64(r.mem.limit - r.mem.used.Load() - staging)
 	if multi && room <= 0 {
 		return r.memoryError(s.v, s.cur.n)
 	}
 	if part != nil {
-		passes = passes[:0]
-		for _, p := range part.Left {
-			passes = append(passes, pass{classes: p.Classes, lo: p.Lo, hi: p.Hi, share: p.Share})
-		}
-		s.classes.setPositions(part.Positions)
-		s.passes = part.Passes
-		s.kept.Store(part.Kept)
+		passes = s.resume(part)
 	} else if need := float64(s.est+1) * perState; multi && (room < need || r.cfg.passPart > 0) {
-		part := room / need
+		share := room / need
 		if r.cfg.passPart > 0 {
-			part = r.cfg.passPart
+			share = r.cfg.passPart
 		}
-		sample, err := s.sample()
-		if err != nil {
+		var err error
+		if passes, err = s.plan(share); err != nil {
 			return err
 		}
-		if cp := s.cur.parts; cp.usable(keep, len(s.cur.groups)) {
-			passes, s.classes = alignedPasses(r.f, cp, s.cur, stride, sample, part, groups)
-		} else {
-			passes, s.classes = planPasses(r.f, s.v, sample, part, groups)
-		}
 	}
-	if part == nil && len(s.classes.pos) > 0 {
+	s.startPasses(part == nil)
+	r.arena.sizeFor(s.est * stride)
+	return s.run(passes, multi, func(p pass) error { return s.leanPass(tables, p, !multi) })
+}
+
+// resume returns the passes left of a step stopped between its passes,
+// and takes up the classes and what the passes done found.
+func (s *stepper) resume(part *stepPart) []pass {
+	var passes []pass
+	for _, p := range part.Left {
+		passes = append(passes, pass{classes: p.Classes, lo: p.Lo, hi: p.Hi, share: p.Share})
+	}
+	s.classes.setPositions(part.Positions)
+	s.passes = part.Passes
+	s.kept.Store(part.Kept)
+	return passes
+}
+
+// canPass reports whether the step can be made in passes: each reads cur
+// again, so cur must stay whole to the end of the step, on disk, and the
+// next layer goes to disk pass by pass.
+func (s *stepper) canPass() bool {
+	return s.r.spill && !s.final && s.cur.onDisk()
+}
+
+// plan splits the step into passes of at most share of the next layer
+// each, by the classes of cur's parts where they are usable, else by
+// classes chosen from a sample of cur, and sets the step's classifier.
+func (s *stepper) plan(share float64) ([]pass, error) {
+	r := s.r
+	sample, err := s.sample()
+	if err != nil {
+		return nil, err
+	}
+	groups := 1 << s.gbits
+	var passes []pass
+	if cp := s.cur.parts; cp.usable(untouched(&r.f.steps[s.v], r.f.slots), len(s.cur.groups)) {
+		passes, s.classes = alignedPasses(r.f, cp, s.cur, r.k+1, sample, share, groups)
+	} else {
+		passes, s.classes = planPasses(r.f, s.v, sample, share, groups)
+	}
+	return passes, nil
+}
+
+// startPasses records, for a step not resumed, the positions its classes
+// are told by in the next layer's parts, and tells whether the passes
+// can skip the groups of cur without their classes: only where cur's
+// parts are told by the same positions.
+func (s *stepper) startPasses(fresh bool) {
+	r := s.r
+	if fresh && len(s.classes.pos) > 0 {
 		s.out.parts = &classParts{pos: s.classes.pos}
 	}
-	// Passes skip the groups of cur without their classes only where
-	// cur's parts are told by the same positions.
 	cp := s.cur.parts
-	s.aligned = cp.usable(keep, len(s.cur.groups)) && slices.Equal(cp.pos, s.classes.pos)
-	r.arena.sizeFor(s.est * stride)
-	defer r.pass.Store(0)
-	if part == nil {
+	s.aligned = cp.usable(untouched(&r.f.steps[s.v], r.f.slots), len(s.cur.groups)) && slices.Equal(cp.pos, s.classes.pos)
+	if fresh {
 		s.kept.Store(0)
 	}
+}
+
+// run makes the passes of a step with makePass, one after the other. In a
+// step that can be made in passes (multi), a pass that passes the memory
+// limit is dropped, with what it found, and made again as two, and a
+// checkpoint is written after each pass but the last.
+func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) error {
+	r := s.r
+	defer r.pass.Store(0)
 	for len(passes) > 0 {
 		p := passes[0]
 		r.pass.Store(int64(s.passes + 1))
 		r.passesPlanned.Store(int64(s.passes + len(passes)))
 		undo := s.mark()
-		err := s.leanPass(tables, p, !multi)
+		err := makePass(p)
 		if multi && errors.Is(err, ErrMemoryLimit) {
 			if a, b, ok := p.split(); ok {
-				// The pass is dropped, with what it found; make it again
-				// as two.
 				undo()
 				passes = append([]pass{a, b}, passes[1:]...)
 				continue
@@ -427,7 +483,7 @@ func (s *stepper) lean(part *stepPart) error {
 // left, so that a stopped count goes on from there (see stepPart).
 func (s *stepper) savePart(left []pass) error {
 	r := s.r
-	part := &stepPart{Square: s.v, GroupBits: int(s.gbits), Positions: s.classes.pos, Passes: s.passes,
+	part := &stepPart{Square: s.v, GroupBits: int(s.gbits), Buffered: s.ws[0].buffered != nil, Positions: s.classes.pos, Passes: s.passes,
 		Total: make([]uint64, r.k), Kept: s.kept.Load(), States: s.states.Load(), files: s.out.files,
 		Parts: s.out.parts.record(s.out.groups)}
 	for _, p := range left {
@@ -600,57 +656,107 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 }
 
 // buffered makes the next layer by sorting and merging the new states,
-// which the expansion writes unmerged into bins.
-func (s *stepper) buffered() error {
+// which the expansion writes unmerged into bins: in one pass, or, where
+// s.share is set, in passes by classes of at most that share of the next
+// layer each, so that the bins of one pass fit the memory limit; part,
+// when not nil, is the passes done before the count was stopped, and the
+// passes left.
+func (s *stepper) buffered(part *stepPart) error {
 	r, k := s.r, s.r.k
 	bbits := min(s.gbits, uint(bits.TrailingZeros(maxBuckets))) // buckets of the bins
 	if r.pool == nil {
 		r.pool = newBinPool(k, r.mem)
 	}
 	bins := r.pool
-	r.mem.recycle.Store(true)
-	defer func() {
-		r.mem.recycle.Store(false)
-		r.mem.dropSpare()
-	}()
-	// Bins as large as the slabs of cur, which go to them as cur is
-	// expanded (see memory.recycle).
-	bins.arena.sizeFor(s.cur.n * (k + 1))
-	// A layer compact on disk is ordered by hashKey within its groups,
-	// which then share their top bits (compact.go): its groups are by
-	// hashKey too.
-	by := grouping{byDemand: r.f.packed && !(r.spill && (s.est >= compactStates || r.cfg.compact)), zShift: uint(4 * r.f.slots)}
+	multi := s.share > 0 || part != nil
+	if !multi {
+		r.mem.recycle.Store(true)
+		defer func() {
+			r.mem.recycle.Store(false)
+			r.mem.dropSpare()
+		}()
+		// Bins as large as the slabs of cur, which go to them as cur is
+		// expanded (see memory.recycle).
+		bins.arena.sizeFor(s.cur.n * (k + 1))
+	}
+	// A group holds the states of a few demands, whatever it holds them
+	// in: the next step's memo of choices hits (see grouping). A compact
+	// group on disk is sorted by hashKey all the same, which then takes a
+	// few more bits a state.
+	by := grouping{byDemand: r.f.packed, zShift: uint(4 * r.f.slots)}
 	for _, w := range s.ws {
 		w.buffered = newEmitter(1<<bbits, 64-bbits, k, by, bins)
 		w.lean = nil
 	}
 	s.classes = &classifier{f: r.f}
-	if err := s.expand(true, allClasses, true); err != nil {
+	groups := 1 << s.gbits
+	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
+	if part != nil {
+		passes = s.resume(part)
+	} else if multi {
+		var err error
+		if passes, err = s.plan(s.share); err != nil {
+			return err
+		}
+	}
+	if multi {
+		s.startPasses(part == nil)
+	}
+	ms := make([]*merger, len(s.ws))
+	return s.run(passes, multi, func(p pass) error { return s.bufferedPass(p, ms, bbits, !multi) })
+}
+
+// bufferedPass makes the part p of the next layer: it expands the states
+// of cur in p's classes into the workers' bins, keeping the new states of
+// groups [p.lo, p.hi), then merges the bins a bucket at a time into the
+// next layer's groups. freeCur lets it free cur as it goes, when the step
+// is made in one pass.
+func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) error {
+	r, k := s.r, s.r.k
+	bins := r.pool
+	for _, w := range s.ws {
+		w.buffered.keep(p.lo, p.hi, s.gbits)
+	}
+	base := len(s.out.groups)
+	s.out.groups = append(s.out.groups, make([]group, p.hi-p.lo)...)
+	s.passes++
+	err := s.expand(freeCur, p.classes, p.lo == 0)
+	if err != nil {
+		for _, w := range s.ws {
+			for b := range 1 << bbits {
+				bins.put(w.buffered.take(b, nil)) // the pass is dropped: its bins go back
+			}
+			w.buffered.overLimit = false
+		}
+		s.out.groups = s.out.groups[:base]
 		return err
 	}
 	if s.final {
 		return nil
 	}
 	r.arena.sizeFor(s.est * (k + 1))
-	ms := make([]*merger, len(s.ws))
 	parts := make([][][]uint64, len(s.ws))
 	sub := s.gbits - bbits
-	return pool.Run(s.ctx, len(s.ws), 1<<bbits, func(wi, i int) error {
+	err = pool.Run(s.ctx, len(s.ws), 1<<bbits, func(wi, i int) error {
 		if ms[wi] == nil {
-			ms[wi] = &merger{k: k, by: by}
+			ms[wi] = &merger{k: k, by: s.ws[0].buffered.by}
 		}
 		m := ms[wi]
-		p := parts[wi][:0]
+		bp := parts[wi][:0]
 		for _, w := range s.ws {
-			p = w.buffered.take(i, p)
+			bp = w.buffered.take(i, bp)
 		}
-		parts[wi] = p
-		runs := p // a bucket of one group needs no sorting
+		parts[wi] = bp
+		runs := bp // a bucket of one group needs no sorting
 		if sub > 0 {
-			m.sortBucket(p, 64-s.gbits, sub)
-			bins.put(p)
+			m.sortBucket(bp, 64-s.gbits, sub)
+			bins.put(bp)
 		}
 		for j := range 1 << sub {
+			g := i<<sub + j
+			if g < p.lo || g >= p.hi {
+				continue // another pass's
+			}
 			if sub > 0 {
 				runs = [][]uint64{m.sorted[m.at[j]:m.at[j+1]]}
 			}
@@ -658,16 +764,52 @@ func (s *stepper) buffered() error {
 			if overflow {
 				return errOverflow
 			}
-			if err := s.place(wi, i<<sub+j, len(merged), func(dense []uint64) { copy(dense, merged) }); err != nil {
+			if err := s.place(wi, base+g-p.lo, len(merged), func(dense []uint64) { copy(dense, merged) }); err != nil {
 				return err
 			}
 		}
 		if sub == 0 {
-			bins.put(p)
+			bins.put(bp)
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if s.out.parts != nil {
+		s.out.parts.add(base, base+p.hi-p.lo, p.classes)
+	}
+	return nil
 }
+
+// bufferedShare returns the share of the next layer each pass of a
+// buffered step may make, when the step's bins would pass the memory
+// limit in one pass but not in a few (at most maxBufferedPasses): 0 if
+// the step should be lean instead. Only a step that can be made in
+// passes (canPass) is, and its next layer goes to disk as it is made, so
+// a pass holds only its bins: about three new states for each state of
+// the next layer, and a margin.
+func (s *stepper) bufferedShare() float64 {
+	r := s.r
+	if !s.canPass() {
+		return 0
+	}
+	if r.cfg.passPart > 0 {
+		return r.cfg.passPart
+	}
+	r.releasePool() // the bins of the step before count as used
+	need := float64(s.est+1) * float64((r.k+1)*8) * 4
+	room := float64(r.mem.limit - r.mem.used.Load())
+	if room <= 0 || need/room > maxBufferedPasses {
+		return 0
+	}
+	return min(1, room/need)
+}
+
+// maxBufferedPasses is the most passes a buffered step is planned in: past
+// it the lean step, whose tables take a third of the bins' memory, makes
+// the layer in fewer passes.
+const maxBufferedPasses = 6
 
 // emit hands a new state to the step.
 func (w *worker) emit(key uint64, val []uint64) {
