@@ -152,6 +152,13 @@ func (p *binPool) get() ([]uint64, bool) {
 	return g.entries[:0], true
 }
 
+// held returns the bytes of the bins the pool made.
+func (p *binPool) held() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return int64(len(p.made)) * int64(p.words) * 8
+}
+
 func (p *binPool) put(bins [][]uint64) {
 	p.mu.Lock()
 	p.free = append(p.free, bins...)

@@ -175,7 +175,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 				if lean {
 					order.m = &r.f.mixer // a lean step's, by mix
 				}
-				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, s.est >= compactStates || r.cfg.compact, order, r.disk)
+				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, r.compactLayer(s.est), order, r.disk)
 				if err != nil {
 					return nil, err
 				}
@@ -797,9 +797,11 @@ func (s *stepper) bufferedShare() float64 {
 	if r.cfg.passPart > 0 {
 		return r.cfg.passPart
 	}
-	r.releasePool() // the bins of the step before count as used
 	need := float64(s.est+1) * float64((r.k+1)*8) * 4
 	room := float64(r.mem.limit - r.mem.used.Load())
+	if r.pool != nil {
+		room += float64(r.pool.held()) // the bins of the step before, for this one's
+	}
 	if room <= 0 || need/room > maxBufferedPasses {
 		return 0
 	}
