@@ -146,7 +146,8 @@ func (p *binPool) get() ([]uint64, bool) {
 	}
 	g, ok := p.arena.alloc(p.words)
 	if !ok {
-		return make([]uint64, 0, p.words), false
+		// A word more than the pool's own bins, so that put knows it.
+		return make([]uint64, 0, p.words+1), false
 	}
 	p.made = append(p.made, g)
 	return g.entries[:0], true
@@ -159,9 +160,16 @@ func (p *binPool) held() int64 {
 	return int64(len(p.made)) * int64(p.words) * 8
 }
 
+// put takes back bins. It drops those get made on the Go heap past the
+// memory limit: a step made in passes drops a pass that passed the limit
+// and makes it again as two, whose bins must all be counted.
 func (p *binPool) put(bins [][]uint64) {
 	p.mu.Lock()
-	p.free = append(p.free, bins...)
+	for _, b := range bins {
+		if cap(b) == p.words {
+			p.free = append(p.free, b)
+		}
+	}
 	p.mu.Unlock()
 }
 
