@@ -789,10 +789,9 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 // the step should be lean instead. Only a step that can be made in
 // passes (canPass) is, and its next layer goes to disk as it is made, so
 // a pass holds only its bins: about three new states for each state of
-// the next layer. Passes are planned for that many, though a pass of
-// classes holds less than its share as often as more (first fit): on
-// 8x9, planned for four, the count held 10.6 GB of its 18, and one pass
-// too large is dropped and made again as two.
+// the next layer, and a margin: a pass too large is dropped and made
+// again as two, its work lost (on 8x9, planned for three a state, square
+// 46 planned in three passes took five).
 func (s *stepper) bufferedShare() float64 {
 	r := s.r
 	if !s.canPass() {
@@ -801,7 +800,7 @@ func (s *stepper) bufferedShare() float64 {
 	if r.cfg.passPart > 0 {
 		return r.cfg.passPart
 	}
-	need := float64(s.est+1) * float64((r.k+1)*8) * 3
+	need := float64(s.est+1) * float64((r.k+1)*8) * 4
 	room := float64(r.mem.limit - r.mem.used.Load())
 	if r.pool != nil {
 		room += float64(r.pool.held()) // the bins of the step before, for this one's
