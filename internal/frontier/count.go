@@ -246,10 +246,10 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		if !cfg.AllDemands {
 			r.vb, err = r.viability(ctx, packDemand(0, 0, r.firstZ()))
+			defer r.vb.free()
 			// The demand passes leave their sets and buffers as garbage,
-			// as much again as the filters they keep (8x9: 2.5 GB), which
-			// the process would hold beside the states the limit counts:
-			// 21.6 GB resident at -memory 18G, before this.
+			// more than the filters they keep (8x9: 4 GB), which the
+			// process would hold beside the states the limit counts.
 			debug.FreeOSMemory()
 		}
 		for r.k = 1; err == nil; r.k *= 2 {

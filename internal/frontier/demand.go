@@ -45,6 +45,19 @@ type viability struct {
 	after []*filter
 }
 
+// free returns the memory of the filters mapped from the kernel.
+func (vb *viability) free() {
+	if vb == nil {
+		return
+	}
+	for i, fl := range vb.after {
+		if fl != nil && fl.mapped {
+			_ = freeWords(fl.words) // refused, the pages stay mapped: nothing to undo
+		}
+		vb.after[i] = nil
+	}
+}
+
 // bytes is the memory the filters take; 0 for nil.
 func (vb *viability) bytes() int64 {
 	if vb == nil {
@@ -161,7 +174,7 @@ func endsBoard(d uint64) bool {
 // those that occur, then backward to keep those that can be finished.
 // Where no tour exists at all, no demand after the first square is
 // viable, and the count drops every state.
-func (r *counter) viability(ctx context.Context, first uint64) (*viability, error) {
+func (r *counter) viability(ctx context.Context, first uint64) (_ *viability, err error) {
 	f, workers := r.f, r.cfg.Workers
 	occur := make([][]uint64, f.n) // occur[v]: the demands after square v
 	seen := newKeySet(0)
@@ -203,6 +216,11 @@ func (r *counter) viability(ctx context.Context, first uint64) (*viability, erro
 	// The backward pass looks up exact sets: a filter's false positives
 	// would make more demands viable at each step back.
 	vb := &viability{after: make([]*filter, f.n)}
+	defer func() {
+		if err != nil {
+			vb.free()
+		}
+	}()
 	vb.after[f.n-1] = newFilter([]uint64{0}, f.varies(f.n-1))
 	after := newKeySet(1)
 	after.add(0)
@@ -294,7 +312,16 @@ type filter struct {
 	words []uint64
 	shift uint   // 64 - log2(lines); 64 for one line
 	vary  uint64 // the bits that do not choose the line
+	// mapped says that words come from the kernel (allocWords), not the
+	// Go heap: large filters, a gigabyte on 8x9, would let the collector
+	// leave as much garbage beside them before it runs, memory the
+	// count's limit does not see (8x9 at -memory 18G held 21 GB).
+	mapped bool
 }
+
+// mappedFilterWords is the size from which a filter is mapped from the
+// kernel.
+const mappedFilterWords = 1 << 17
 
 // lineWords is the words of a line of a filter: a cache line.
 const lineWords = 8
@@ -304,7 +331,15 @@ func newFilter(keys []uint64, vary uint64) *filter {
 	for size*64 < 32*len(keys) {
 		size *= 2
 	}
-	fl := &filter{words: make([]uint64, size), shift: uint(64 - bits.TrailingZeros(uint(size/lineWords))), vary: vary}
+	fl := &filter{shift: uint(64 - bits.TrailingZeros(uint(size/lineWords))), vary: vary}
+	if size >= mappedFilterWords {
+		if w, err := allocWords(size); err == nil {
+			fl.words, fl.mapped = w, true
+		}
+	}
+	if fl.words == nil {
+		fl.words = make([]uint64, size)
+	}
 	for _, key := range keys {
 		i, m := fl.locate(key)
 		fl.words[i] |= m
