@@ -1,0 +1,37 @@
+package frontier
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestMappedFilter checks that a filter large enough to be mapped from
+// the kernel, off the Go heap, is, holds every key it was made from, and
+// gives its memory back with its viability.
+func TestMappedFilter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	keys := make([]uint64, 1<<18)
+	for i := range keys {
+		keys[i] = rng.Uint64()
+	}
+	fl := newFilter(keys, 0xff)
+	if !fl.mapped || len(fl.words) < mappedFilterWords {
+		t.Fatalf("a filter of %d words, mapped %v; want one of at least %d, mapped", len(fl.words), fl.mapped, mappedFilterWords)
+	}
+	for _, k := range keys {
+		if !fl.has(k) {
+			t.Fatalf("the filter lost key %#x", k)
+		}
+	}
+	small := newFilter(keys[:10], 0xff)
+	if small.mapped {
+		t.Error("a filter of a few words was mapped")
+	}
+	vb := &viability{after: []*filter{fl, small, nil}}
+	vb.free()
+	for i, f := range vb.after {
+		if f != nil {
+			t.Errorf("filter %d kept after free", i)
+		}
+	}
+}
