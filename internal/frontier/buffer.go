@@ -63,8 +63,11 @@ type emitter struct {
 }
 
 // keep makes the emitter keep only the states of groups [lo, hi) of
-// 2^gbits.
+// 2^gbits: all of them, with no test on each state, where they are all.
 func (e *emitter) keep(lo, hi int, gbits uint) {
+	if lo == 0 && hi == 1<<gbits {
+		gbits = 0
+	}
 	e.lo, e.hi, e.gbits = uint64(lo), uint64(hi), gbits
 }
 
