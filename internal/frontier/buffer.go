@@ -191,11 +191,18 @@ func (p *binPool) release() {
 // probing, reused from group to group. The table holds where each key's
 // state went in the output, which is in order of first appearance: so the
 // output needs no pass over the table's empty slots.
+//
+// Its buffers (table, out and sorted) grow to the largest bucket and group
+// of a step, tens of megabytes a worker on 8 rows, and come from the
+// count's memory (mapped and counted against its limit), not from the Go
+// heap, where the collector would let as much garbage stand beside them
+// uncounted; free returns them.
 type merger struct {
 	table []uint64 // a key's hash in the high bits, its place in out below: 0 empty
 	out   []uint64 // distinct entries of 1+k words, in order of first appearance
 	k     int
 	by    grouping
+	mem   *memory
 	// sorted and at hold a bucket's states sorted into its groups, and
 	// where each group starts.
 	sorted []uint64
@@ -203,12 +210,37 @@ type merger struct {
 	of     []uint16 // the group of each state of the bucket
 }
 
+// grow returns w with room for n words, from m.mem: w itself if it has
+// the room, or else new words, twice as many at least, w's given back.
+// The words are counted even past the memory limit: the bins of the pass
+// being merged fit it, and a pass dropped at this point would have
+// written part of the next layer (the passes after have the less room).
+func (m *merger) grow(w []uint64, n int) ([]uint64, error) {
+	if cap(w) >= n {
+		return w[:n], nil
+	}
+	nw, err := m.mem.allocPast(max(n, 2*cap(w)))
+	if err != nil {
+		return w, err
+	}
+	m.mem.free(w)
+	return nw[:n], nil
+}
+
+// free gives the merger's buffers back to the count's memory.
+func (m *merger) free() {
+	for _, w := range [][]uint64{m.table, m.out, m.sorted} {
+		m.mem.free(w)
+	}
+	m.table, m.out, m.sorted = nil, nil, nil
+}
+
 // sortBucket sorts the states of a bucket's bins into its groups, of
 // which there are 1<<sub, picked by the bits of the hash below the
 // bucket's own (shift is 64 less the bits of bucket and group): one
 // streaming pass, not a probe per state into a table out of cache. Group
 // i of the bucket is m.sorted[m.at[i]:m.at[i+1]].
-func (m *merger) sortBucket(parts [][]uint64, shift, sub uint) {
+func (m *merger) sortBucket(parts [][]uint64, shift, sub uint) error {
 	stride := m.k + 1
 	groups := 1 << sub
 	if cap(m.at) < groups+1 {
@@ -231,10 +263,10 @@ func (m *merger) sortBucket(parts [][]uint64, shift, sub uint) {
 		count[i] = n * stride
 		n += c
 	}
-	if cap(m.sorted) < n*stride {
-		m.sorted = make([]uint64, n*stride)
+	var err error
+	if m.sorted, err = m.grow(m.sorted, n*stride); err != nil {
+		return err
 	}
-	m.sorted = m.sorted[:n*stride]
 	e := 0
 	for _, p := range parts {
 		for j := 0; j < len(p); j += stride {
@@ -245,6 +277,7 @@ func (m *merger) sortBucket(parts [][]uint64, shift, sub uint) {
 		}
 	}
 	// count[i] is now where group i ends, so at[i+1]: at[0] is 0.
+	return nil
 }
 
 // placeBits is how many low bits of a merge table slot hold a place; the
@@ -254,8 +287,8 @@ const placeBits = 32
 
 // merge adds up the entries of all workers' bins for one group and
 // returns the distinct entries, valid until the next merge; overflow if a
-// count does not fit in k limbs.
-func (m *merger) merge(parts [][]uint64) (out []uint64, overflow bool) {
+// count does not fit in k limbs (errOverflow).
+func (m *merger) merge(parts [][]uint64) (out []uint64, err error) {
 	k := m.k
 	stride := k + 1
 	entries := 0
@@ -266,15 +299,18 @@ func (m *merger) merge(parts [][]uint64) (out []uint64, overflow bool) {
 	for size < 2*entries {
 		size *= 2
 	}
-	if len(m.table) < size || len(m.table) > 8*size {
-		m.table = make([]uint64, size)
+	// The table only grows: groups of one step differ in size by tens of
+	// times, and a small group uses the start of a large table.
+	if m.table, err = m.grow(m.table, size); err != nil {
+		return nil, err
+	}
+	if m.out, err = m.grow(m.out, entries*stride); err != nil {
+		return nil, err
 	}
 	table := m.table[:size]
 	clear(table)
-	if cap(m.out) < entries*stride {
-		m.out = make([]uint64, 0, entries*stride)
-	}
 	out = m.out[:0]
+	overflow := false
 	mask := uint64(size - 1)
 	for _, p := range parts {
 		for j := 0; j < len(p); j += stride {
@@ -305,6 +341,8 @@ func (m *merger) merge(parts [][]uint64) (out []uint64, overflow bool) {
 			}
 		}
 	}
-	m.out = out
-	return out, overflow
+	if overflow {
+		return nil, errOverflow
+	}
+	return out, nil
 }

@@ -1,6 +1,10 @@
 package frontier
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 // TestBinPoolPastTheLimit checks that the bins a pool hands out past the
 // memory limit, from the Go heap, are not taken back: a step made in
@@ -28,5 +32,48 @@ func TestBinPoolPastTheLimit(t *testing.T) {
 	}
 	if used := mem.used.Load(); used > mem.limit {
 		t.Errorf("%d bytes used, over the limit %d", used, mem.limit)
+	}
+}
+
+// TestMergerMemory checks that a merger's buffers are the count's memory,
+// counted, whatever the limit (a pass whose bins fit is merged whole),
+// and given back by free; and that it adds up equal states.
+func TestMergerMemory(t *testing.T) {
+	mem := &memory{limit: 1 << 10}
+	m := &merger{k: 1, mem: mem}
+	var bin []uint64
+	for i := range 3000 {
+		bin = append(bin, uint64(i%1000), 1) // each of 1000 keys thrice
+	}
+	if err := m.sortBucket([][]uint64{bin}, 64-2, 2); err != nil {
+		t.Fatal(err)
+	}
+	sums := map[uint64]uint64{}
+	for j := range 4 {
+		out, err := m.merge([][]uint64{m.sorted[m.at[j]:m.at[j+1]]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for e := 0; e < len(out); e += 2 {
+			sums[out[e]] += out[e+1]
+		}
+	}
+	want := map[uint64]uint64{}
+	for i := range 1000 {
+		want[uint64(i)] = 3
+	}
+	if diff := cmp.Diff(want, sums); diff != "" {
+		t.Errorf("merged states (-want +got):\n%s", diff)
+	}
+	held := int64(cap(m.table)+cap(m.out)+cap(m.sorted)) * 8
+	if got := mem.used.Load(); got != held || got <= mem.limit {
+		t.Errorf("%d bytes counted, want the buffers' %d, past the limit %d", got, held, mem.limit)
+	}
+	if got := mem.peak.Load(); got < held {
+		t.Errorf("peak %d bytes, want at least the buffers' %d", got, held)
+	}
+	m.free()
+	if got := mem.used.Load(); got != 0 {
+		t.Errorf("%d bytes counted after free, want 0", got)
 	}
 }

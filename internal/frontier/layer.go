@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"fmt"
 	"math/big"
 	"math/bits"
 	"sync"
@@ -120,13 +121,18 @@ func (m *memory) grab(bytes int64) bool {
 	if u > m.limit {
 		return false // the caller releases them: the peak is what was held
 	}
+	m.reached(u)
+	return true
+}
+
+// reached records u bytes held as the peak if it is one.
+func (m *memory) reached(u int64) {
 	for {
 		p := m.peak.Load()
 		if u <= p || m.peak.CompareAndSwap(p, u) {
-			break
+			return
 		}
 	}
-	return true
 }
 
 func (m *memory) release(bytes int64) { m.used.Add(-bytes) }
@@ -211,6 +217,27 @@ func (m *memory) alloc(n int) ([]uint64, bool) {
 		return nil, false
 	}
 	return w, true
+}
+
+// allocPast returns n zeroed words counted as used even past the limit:
+// for memory a pass cannot finish without once its states are made. What
+// comes after has the less room.
+func (m *memory) allocPast(n int) ([]uint64, error) {
+	w, err := allocWords(n)
+	if err != nil {
+		return nil, fmt.Errorf("frontier: mapping %d bytes: %w", n*8, err)
+	}
+	m.reached(m.used.Add(int64(n) * 8))
+	return w, nil
+}
+
+// free returns words from alloc or allocPast to the kernel and the limit.
+func (m *memory) free(w []uint64) {
+	if cap(w) == 0 {
+		return
+	}
+	m.unmap(w)
+	m.release(int64(cap(w)) * 8)
 }
 
 // hashKey scrambles a key over 64 bits (the splitmix64 finaliser): its

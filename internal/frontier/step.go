@@ -704,6 +704,13 @@ func (s *stepper) buffered(part *stepPart) error {
 		s.startPasses(part == nil)
 	}
 	ms := make([]*merger, len(s.ws))
+	defer func() {
+		for _, m := range ms {
+			if m != nil {
+				m.free()
+			}
+		}
+	}()
 	return s.run(passes, multi, func(p pass) error { return s.bufferedPass(p, ms, bbits, !multi) })
 }
 
@@ -740,7 +747,7 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 	sub := s.gbits - bbits
 	err = pool.Run(s.ctx, len(s.ws), 1<<bbits, func(wi, i int) error {
 		if ms[wi] == nil {
-			ms[wi] = &merger{k: k, by: s.ws[0].buffered.by}
+			ms[wi] = &merger{k: k, by: s.ws[0].buffered.by, mem: r.mem}
 		}
 		m := ms[wi]
 		bp := parts[wi][:0]
@@ -750,7 +757,9 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 		parts[wi] = bp
 		runs := bp // a bucket of one group needs no sorting
 		if sub > 0 {
-			m.sortBucket(bp, 64-s.gbits, sub)
+			if err := m.sortBucket(bp, 64-s.gbits, sub); err != nil {
+				return err
+			}
 			bins.put(bp)
 		}
 		for j := range 1 << sub {
@@ -761,9 +770,9 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 			if sub > 0 {
 				runs = [][]uint64{m.sorted[m.at[j]:m.at[j+1]]}
 			}
-			merged, overflow := m.merge(runs)
-			if overflow {
-				return errOverflow
+			merged, err := m.merge(runs)
+			if err != nil {
+				return err
 			}
 			if err := s.place(wi, base+g-p.lo, len(merged), func(dense []uint64) { copy(dense, merged) }); err != nil {
 				return err
