@@ -536,6 +536,9 @@ type worker struct {
 	// not start on, and on an odd one it starts and ends on the colour of
 	// the corners.
 	notEnd [4]uint32
+	// made counts the new states of a worker with neither tables nor bins
+	// (measure).
+	made int
 	// zFull is the z-state of this step's packed keys with no square whose
 	// piece of path leads to z, where the keys leave z out (zOf).
 	zFull int

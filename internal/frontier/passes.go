@@ -93,6 +93,24 @@ func untouched(st *step, slots int) []int {
 	return keep
 }
 
+// A sample is keys of a layer spread over all of it, the plan's view of
+// the layer; made, once measured, is how many new states each key made
+// (see stepper.measure), so that a class's share is of the new states,
+// and so of the bins, its passes will hold: classes of a layer differ in
+// how many new states a state makes.
+type sample struct {
+	keys []uint64
+	made []uint32
+}
+
+// weight returns what key i of the sample weighs in a class's share.
+func (sm *sample) weight(i int) float64 {
+	if sm.made == nil {
+		return 1
+	}
+	return float64(sm.made[i])
+}
+
 // planPasses splits the step adding square v into passes whose tables
 // take at most part of the next layer each, judging the classes' sizes
 // from sample, keys of cur; a class larger than part is made in ranges
@@ -100,10 +118,10 @@ func untouched(st *step, slots int) []int {
 // passes' classes. It tells classes by positions the next steps leave
 // alone too where those split the layer finely enough, so that their
 // passes can follow these (alignedPasses).
-func planPasses(f *board, v int, sample []uint64, part float64, groups int) ([]pass, *classifier) {
+func planPasses(f *board, v int, sm *sample, part float64, groups int) ([]pass, *classifier) {
 	c := &classifier{f: f}
 	shares := []float64{1}
-	if len(sample) > 0 {
+	if len(sm.keys) > 0 {
 		keep := untouched(&f.steps[v], f.slots)
 		var lasting []int
 		for _, p := range keep {
@@ -112,10 +130,10 @@ func planPasses(f *board, v int, sample []uint64, part float64, groups int) ([]p
 			}
 		}
 		if len(lasting) > 0 {
-			c, shares = chooseClasses(f, lasting, sample, part)
+			c, shares = chooseClasses(f, lasting, sm, part)
 		}
 		if len(lasting) == 0 || slices.Max(shares) > part {
-			c, shares = chooseClasses(f, keep, sample, part)
+			c, shares = chooseClasses(f, keep, sm, part)
 		}
 	}
 	// First fit, largest first: classes into passes of at most part each.
@@ -183,7 +201,7 @@ func place(passes []pass, classes uint64, share, part float64, groups int) []pas
 // split the sample most evenly, until no class holds more than part of it
 // or maxClassPositions are picked, and returns their classifier and each
 // class's share of the sample.
-func chooseClasses(f *board, keep []int, sample []uint64, part float64) (*classifier, []float64) {
+func chooseClasses(f *board, keep []int, sm *sample, part float64) (*classifier, []float64) {
 	var best *classifier
 	shares := []float64{1}
 	for len(shares) == 1 || len(best.pos) < maxClassPositions && slices.Max(shares) > part {
@@ -198,7 +216,7 @@ func chooseClasses(f *board, keep []int, sample []uint64, part float64) (*classi
 				c.pos = slices.Clone(best.pos)
 			}
 			c.setPositions(append(c.pos, p))
-			sh := c.shares(sample)
+			sh := c.shares(sm)
 			if pick == nil || slices.Max(sh) < slices.Max(pickShares) {
 				pick, pickShares = c, sh
 			}
@@ -214,19 +232,28 @@ func chooseClasses(f *board, keep []int, sample []uint64, part float64) (*classi
 	return best, shares
 }
 
-// shares returns the part of sample in each class.
-func (c *classifier) shares(sample []uint64) []float64 {
+// shares returns the part of sample in each class, each key weighed by
+// the new states it made where they were measured.
+func (c *classifier) shares(sm *sample) []float64 {
 	n := 1
 	for range c.pos {
 		n *= 3
 	}
-	count := make([]int, n)
-	for _, key := range sample {
-		count[c.class(key)]++
-	}
 	sh := make([]float64, n)
-	for i, k := range count {
-		sh[i] = float64(k) / float64(len(sample))
+	sum := 0.0
+	for i, key := range sm.keys {
+		w := sm.weight(i)
+		sh[c.class(key)] += w
+		sum += w
+	}
+	if sum == 0 {
+		if sm.made != nil {
+			return c.shares(&sample{keys: sm.keys}) // nothing made: by the states
+		}
+		return sh
+	}
+	for i := range sh {
+		sh[i] /= sum
 	}
 	return sh
 }
@@ -318,7 +345,7 @@ func (cp *classParts) usable(keep []int, groups int) bool {
 // large for one pass is made in ranges of the next layer's groups, as
 // planPasses does. A pass that turns out too large is made again as two
 // (lean).
-func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sample []uint64, part float64, groups int) ([]pass, *classifier) {
+func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sm *sample, part float64, groups int) ([]pass, *classifier) {
 	c := &classifier{f: f}
 	c.setPositions(cp.pos)
 	type unit struct {
@@ -338,6 +365,22 @@ func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sample []ui
 		}
 		units = append(units, unit{r.classes, sh})
 	}
+	if sm.made != nil {
+		// A unit's share of cur, as a share of the new states: by how
+		// many its classes' states made in the sample, against the
+		// sample's states in them.
+		made, held := c.shares(sm), c.shares(&sample{keys: sm.keys})
+		for i, u := range units {
+			m, h := 0.0, 0.0
+			for cl := u.classes; cl != 0; cl &= cl - 1 {
+				m += made[bits.TrailingZeros64(cl)]
+				h += held[bits.TrailingZeros64(cl)]
+			}
+			if h > 0 {
+				units[i].share *= m / h
+			}
+		}
+	}
 	slices.SortStableFunc(units, func(a, b unit) int { return cmp.Compare(b.share, a.share) })
 	var passes []pass
 	var shares []float64
@@ -347,7 +390,7 @@ func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sample []ui
 			continue
 		}
 		if shares == nil {
-			shares = c.shares(sample)
+			shares = c.shares(sm)
 		}
 		// The unit's share, split among its classes as the sample does.
 		var classes []unit

@@ -3,6 +3,7 @@ package frontier
 import (
 	"context"
 	"math/big"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"sync/atomic"
@@ -140,13 +141,26 @@ func TestPlanPassesCoversEveryClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sample := randomKeys(f)
 	const groups = 64
 	v := 20
-	for _, part := range []float64{0, 1e-9, 0.01, 0.2, 0.5, 1, 3} {
-		passes, c := planPasses(f, v, sample, part, groups)
-		coversOnce(t, passes, c, groups, part)
+	for _, sm := range samples(f) {
+		for _, part := range []float64{0, 1e-9, 0.01, 0.2, 0.5, 1, 3} {
+			passes, c := planPasses(f, v, sm, part, groups)
+			coversOnce(t, passes, c, groups, part)
+		}
 	}
+}
+
+// samples returns samples of random keys of f's layers: of the states
+// alone, measured, and measured with nothing made.
+func samples(f *board) []*sample {
+	keys := randomKeys(f)
+	rng := rand.New(rand.NewPCG(3, 4))
+	made, none := make([]uint32, len(keys)), make([]uint32, len(keys))
+	for i := range made {
+		made[i] = uint32(rng.IntN(12))
+	}
+	return []*sample{{keys: keys}, {keys: keys, made: made}, {keys: keys, made: none}}
 }
 
 // coversOnce checks that passes make every class of c and group of the
@@ -198,7 +212,6 @@ func TestAlignedPassesCoverEveryClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sample := randomKeys(f)
 	// 27 classes by three positions, made before in four passes of 8
 	// groups each, of 10, 20, 30 and 40 states a group.
 	cp := &classParts{pos: []int{3, 5, 9}}
@@ -211,20 +224,32 @@ func TestAlignedPassesCoverEveryClass(t *testing.T) {
 		}
 	}
 	const groups = 64
-	for _, part := range []float64{0, 0.01, 0.2, 0.35, 0.5, 1} {
-		passes, c := alignedPasses(f, cp, cur, 2, sample, part, groups)
-		if !slices.Equal(c.pos, cp.pos) {
-			t.Fatalf("part %v: classes by positions %v, want %v", part, c.pos, cp.pos)
+	for n, sm := range samples(f) {
+		for _, part := range []float64{0, 0.01, 0.2, 0.35, 0.5, 1} {
+			passes, c := alignedPasses(f, cp, cur, 2, sm, part, groups)
+			if !slices.Equal(c.pos, cp.pos) {
+				t.Fatalf("part %v: classes by positions %v, want %v", part, c.pos, cp.pos)
+			}
+			coversOnce(t, passes, c, groups, part)
+			if n == 0 {
+				keptTogether(t, passes, sets, cur, part)
+			}
 		}
-		coversOnce(t, passes, c, groups, part)
-		for i, set := range sets {
-			share := float64(8*10*(i+1)) / float64(cur.n)
-			if share > part {
-				continue
-			}
-			if !slices.ContainsFunc(passes, func(p pass) bool { return p.classes&set == set }) {
-				t.Errorf("part %v: the classes of pass %d before (share %.2f) are split: %+v", part, i, share, passes)
-			}
+	}
+}
+
+// keptTogether checks that the classes of each pass before, sets, are in
+// one pass where their share of cur, which holds 10*(i+1) states in
+// each of its 8 groups, fits in part.
+func keptTogether(t *testing.T, passes []pass, sets []uint64, cur *layer, part float64) {
+	t.Helper()
+	for i, set := range sets {
+		share := float64(8*10*(i+1)) / float64(cur.n)
+		if share > part {
+			continue
+		}
+		if !slices.ContainsFunc(passes, func(p pass) bool { return p.classes&set == set }) {
+			t.Errorf("part %v: the classes of pass %d before (share %.2f) are split: %+v", part, i, share, passes)
 		}
 	}
 }
@@ -265,6 +290,32 @@ func BenchmarkCountInPasses(b *testing.B) {
 		}
 		if res.Tours.String() != "57968982" {
 			b.Fatalf("%v tours", res.Tours)
+		}
+	}
+}
+
+// TestCountPassesByMemory checks counts whose steps are split into passes
+// by the memory limit alone, as a user's are: the buffered step's passes
+// planned from a measured sample of the layer (measure), the lean step's
+// from its guess, each dropped and made again as two where it passes the
+// limit.
+func TestCountPassesByMemory(t *testing.T) {
+	for _, cfg := range []Config{
+		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, MemoryLimit: 4 << 20},
+		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, MemoryLimit: 5 << 20},
+	} {
+		cfg.Workers = 2
+		want := wholeCount(t, Config{Rows: cfg.Rows, Cols: cfg.Cols, Mode: cfg.Mode, StartRow: cfg.StartRow, Sweep: cfg.Sweep, Workers: 2, MemoryLimit: 1 << 30})
+		cfg.SpillDir = t.TempDir()
+		got, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("%dx%d %v at %d bytes: %v", cfg.Rows, cfg.Cols, cfg.Sweep, cfg.MemoryLimit, err)
+		}
+		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 }), cmpopts.IgnoreFields(Result{}, "PeakBytes", "Passes")); diff != "" {
+			t.Errorf("%dx%d %v at %d bytes (-at once +in passes):\n%s", cfg.Rows, cfg.Cols, cfg.Sweep, cfg.MemoryLimit, diff)
+		}
+		if got.Passes < 2 {
+			t.Errorf("%dx%d %v at %d bytes: at most %d pass a step, want 2 or more", cfg.Rows, cfg.Cols, cfg.Sweep, cfg.MemoryLimit, got.Passes)
 		}
 	}
 }

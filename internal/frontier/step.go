@@ -48,6 +48,23 @@ const groupStates = 1 << 14
 // are smaller, and the buffered step is for smaller layers).
 const maxGroupBits = 18
 
+// newWorker returns a worker for the step adding square v; shard makes
+// it expand only the count's shard of the states. It has neither tables
+// nor bins yet: the step gives it one or the other.
+func (r *counter) newWorker(v int, shard bool) *worker {
+	mb := r.memoBits(v)
+	w := &worker{r: r, st: &r.f.steps[v], v: v, final: v == r.f.n-1, shard: shard, memo: make([]memoEntry, 1<<mb), memoShift: 64 - mb,
+		total: make([]uint64, r.k)}
+	if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !w.final {
+		w.cut = make([]uint64, r.k)
+	}
+	w.notEnd = r.notEnd(&r.f.steps[v])
+	if w.zFull = r.firstZ(); r.mode == FromStart && v > r.start {
+		w.zFull++ // the start's piece leads to z too
+	}
+	return w
+}
+
 // piece is a run of states of one group, a worker's unit of work.
 type piece struct{ g, lo, hi int }
 
@@ -88,6 +105,8 @@ type stepper struct {
 	// share, for a buffered step made in passes, is the most of the next
 	// layer a pass may make (0 for one pass).
 	share float64
+	// sampled is the plan's sample of cur, once read.
+	sampled *sample
 }
 
 // step adds square v to every state of cur and returns the next layer,
@@ -108,6 +127,17 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if part != nil && part.Square != v {
 		part = nil
 	}
+	for g, gr := range cur.groups {
+		n := gr.words / stride
+		for lo := 0; lo < n; lo += chunkStates {
+			s.pieces = append(s.pieces, piece{g, lo, min(lo+chunkStates, n)})
+		}
+	}
+	// A shard follows only its part of the states, from the first step
+	// with enough of them to split evenly (the same step in every shard,
+	// as the steps before are the same). r.shardAt is set only once the
+	// step is done (commit, below).
+	shard := r.cfg.Shards > 1 && r.shardAt < 0 && (cur.n >= shardStates*r.cfg.Shards || s.final)
 	// The buffered step holds the new states unmerged, about three for
 	// each state of the next layer, in bins, and the next layer. Where
 	// that passes the limit but the layers are on disk, it may still be
@@ -115,7 +145,10 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	// (bufferedShare); otherwise the step is lean.
 	lean := r.cfg.Lean || r.mem.used.Load()+int64(s.est)*int64(stride)*8*5 > r.mem.limit
 	if !r.cfg.Lean && part == nil && (lean || r.cfg.passPart > 0) {
-		if s.share = s.bufferedShare(); s.share > 0 {
+		if s.share, err = s.bufferedShare(shard); err != nil {
+			return nil, err
+		}
+		if s.share > 0 {
 			lean = false
 		}
 	}
@@ -138,18 +171,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if lean {
 		r.releasePool() // its bins are memory the tables may need
 	}
-	for g, gr := range cur.groups {
-		n := gr.words / stride
-		for lo := 0; lo < n; lo += chunkStates {
-			s.pieces = append(s.pieces, piece{g, lo, min(lo+chunkStates, n)})
-		}
-	}
 	s.left = make([]atomic.Int32, len(cur.groups))
-	// A shard follows only its part of the states, from the first step
-	// with enough of them to split evenly (the same step in every shard,
-	// as the steps before are the same). r.shardAt is set only once the
-	// step is done (commit, below).
-	shard := r.cfg.Shards > 1 && r.shardAt < 0 && (cur.n >= shardStates*r.cfg.Shards || s.final)
 	s.out = &layer{groups: make([]group, 0, groups)} // each pass adds its groups
 	defer func() {
 		if err != nil {
@@ -159,12 +181,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	s.ws = make([]*worker, workers)
 	s.scratch = make([][]uint64, workers)
 	for i := range s.ws {
-		mb := r.memoBits(v)
-		w := &worker{r: r, st: &r.f.steps[v], v: v, final: s.final, shard: shard, memo: make([]memoEntry, 1<<mb), memoShift: 64 - mb,
-			total: make([]uint64, k)}
-		if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !s.final {
-			w.cut = make([]uint64, k)
-		}
+		w := r.newWorker(v, shard)
 		if r.spill {
 			w.in = make([]uint64, chunkStates*stride)
 			if !s.final {
@@ -183,10 +200,6 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 				s.files = append(s.files, lf)
 				s.out.files = append(s.out.files, lf)
 			}
-		}
-		w.notEnd = r.notEnd(&r.f.steps[v])
-		if w.zFull = r.firstZ(); r.mode == FromStart && v > r.start {
-			w.zFull++ // the start's piece leads to z too
 		}
 		s.ws[i] = w
 	}
@@ -414,10 +427,13 @@ func (s *stepper) canPass() bool {
 // classes chosen from a sample of cur, and sets the step's classifier.
 func (s *stepper) plan(share float64) ([]pass, error) {
 	r := s.r
-	sample, err := s.sample()
-	if err != nil {
-		return nil, err
+	if s.sampled == nil {
+		var err error
+		if s.sampled, err = s.sample(); err != nil {
+			return nil, err
+		}
 	}
+	sample := s.sampled
 	groups := 1 << s.gbits
 	var passes []pass
 	if cp := s.cur.parts; cp.usable(untouched(&r.f.steps[s.v], r.f.slots), len(s.cur.groups)) {
@@ -553,29 +569,39 @@ func (p pass) split() (a, b pass, ok bool) {
 	return p, p, false
 }
 
-// sampleStates is about how many states of cur the plan of a step's
-// passes looks at.
-const sampleStates = 1 << 18
+// samplePieces and sampleRun are how many pieces of cur the plan of a
+// step's passes looks at, and how many states of each: states of a group
+// are alike (see grouping), so a sample of whole pieces, from a few
+// groups, told the classes' shares and the new states a state makes
+// badly, and passes planned from it passed the limit.
+const (
+	samplePieces = 1 << 12
+	sampleRun    = 1 << 6
+)
 
-// sample returns the keys of pieces of cur spread over all of it.
-func (s *stepper) sample() ([]uint64, error) {
+// sample returns keys of cur spread over all of it: the first sampleRun
+// states of pieces spread over it.
+func (s *stepper) sample() (*sample, error) {
 	stride := s.r.k + 1
-	every := max(1, len(s.pieces)*chunkStates/sampleStates)
+	every := max(1, len(s.pieces)/samplePieces)
 	entries := make([]uint64, chunkStates*stride)
 	var buf []byte
-	var keys []uint64
+	sm := &sample{}
 	for i := every / 2; i < len(s.pieces); i += every {
 		p := s.pieces[i]
 		gr := s.cur.groups[p.g]
 		part := entries[:(p.hi-p.lo)*stride]
+		if gr.blocks == nil { // raw: read only the states sampled
+			part = part[:min(p.hi-p.lo, sampleRun)*stride]
+		}
 		if err := gr.file.readPiece(gr, p.lo, part, &buf); err != nil {
 			return nil, err
 		}
-		for j := 0; j < len(part); j += stride {
-			keys = append(keys, part[j])
+		for j := 0; j < min(len(part), sampleRun*stride); j += stride {
+			sm.keys = append(sm.keys, part[j])
 		}
 	}
-	return keys, nil
+	return sm, nil
 }
 
 // leanPass makes the part p of the next layer: it expands the states of
@@ -797,27 +823,74 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 // limit in one pass but not in a few (at most maxBufferedPasses): 0 if
 // the step should be lean instead. Only a step that can be made in
 // passes (canPass) is, and its next layer goes to disk as it is made, so
-// a pass holds only its bins: about three new states for each state of
-// the next layer, and a margin: a pass too large is dropped and made
-// again as two, its work lost (on 8x9, planned for three a state, square
-// 46 planned in three passes took five).
-func (s *stepper) bufferedShare() float64 {
+// a pass holds only its bins: the new states, unmerged, that the states
+// of a sample of cur make (measure), and a margin. A guess from the
+// growth of the column before misled both ways: on 8x9 by the narrow
+// sweep, planned for three new states a state of the next layer, square
+// 46 took five passes where three were planned, and by narrow-down the
+// guess at square 43 was half again the layer that came, and a pass held
+// 14.5 of the 17 GB it could have.
+func (s *stepper) bufferedShare(shard bool) (float64, error) {
 	r := s.r
 	if !s.canPass() {
-		return 0
+		return 0, nil
 	}
 	if r.cfg.passPart > 0 {
-		return r.cfg.passPart
+		return r.cfg.passPart, nil
 	}
-	need := float64(s.est+1) * float64((r.k+1)*8) * 4
+	made, err := s.measure(shard)
+	if err != nil {
+		return 0, err
+	}
+	need := made * float64(s.cur.n) * float64((r.k+1)*8) * binMargin
 	room := float64(r.mem.limit - r.mem.used.Load())
 	if r.pool != nil {
 		room += float64(r.pool.held()) // the bins of the step before, for this one's
 	}
 	if room <= 0 || need/room > maxBufferedPasses {
-		return 0
+		return 0, nil
 	}
-	return min(1, room/need)
+	return min(1, room/need), nil
+}
+
+// binMargin is the room a buffered pass plans beyond its bins' entries:
+// the bins the workers are filling, the merge buffers, and classes whose
+// states make more new ones than the sample's.
+const binMargin = 1.15
+
+// measure returns how many new states, unmerged, a state of cur makes,
+// from the expansion of a sample of cur by a worker of its own that
+// counts what it makes and keeps nothing. The sample keeps what each of
+// its states made, for the plan of the passes.
+func (s *stepper) measure(shard bool) (float64, error) {
+	r := s.r
+	if s.sampled == nil {
+		var err error
+		if s.sampled, err = s.sample(); err != nil {
+			return 0, err
+		}
+	}
+	sm := s.sampled
+	if len(sm.keys) == 0 {
+		return 0, nil
+	}
+	w := r.newWorker(s.v, shard)
+	val := make([]uint64, r.k)
+	val[0] = 1
+	sm.made = make([]uint32, len(sm.keys))
+	for i, key := range sm.keys {
+		if shard && hashKey(key)%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
+			continue
+		}
+		before := w.made
+		if r.f.packed {
+			w.expandPacked(key, val)
+		} else {
+			w.expand(key, val)
+		}
+		sm.made[i] = uint32(w.made - before)
+	}
+	return float64(w.made) / float64(len(sm.keys)), w.failure(s.v, s.cur.n)
 }
 
 // maxBufferedPasses is the most passes a buffered step is planned in: past
@@ -825,13 +898,17 @@ func (s *stepper) bufferedShare() float64 {
 // the layer in fewer passes.
 const maxBufferedPasses = 6
 
-// emit hands a new state to the step.
+// emit hands a new state to the step: to the worker's bins or tables, or,
+// where it has neither, to the tally of a measure.
 func (w *worker) emit(key uint64, val []uint64) {
-	if w.buffered != nil {
+	switch {
+	case w.buffered != nil:
 		w.buffered.emit(key, val)
-		return
+	case w.lean != nil:
+		w.lean.emit(w.r.f.mixer.mix(key), val)
+	default:
+		w.made++
 	}
-	w.lean.emit(w.r.f.mixer.mix(key), val)
 }
 
 // releasePool returns the bins of the buffered steps, which the pool
