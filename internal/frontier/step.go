@@ -105,8 +105,10 @@ type stepper struct {
 	// share, for a buffered step made in passes, is the most of the next
 	// layer a pass may make (0 for one pass).
 	share float64
-	// sampled is the plan's sample of cur, once read.
+	// sampled is the plan's sample of cur, once read, and made the new
+	// states a state of it makes, unmerged, once measured (else 0).
 	sampled *sample
+	made    float64
 }
 
 // step adds square v to every state of cur and returns the next layer,
@@ -156,7 +158,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if !lean {
 		perGroup = bufferedStates / 3
 	}
-	for s.gbits < maxGroupBits && s.est>>s.gbits > perGroup || lean && 64-r.f.mixer.bits+s.gbits < minCountBits {
+	for s.gbits < maxGroupBits && s.newStates()>>s.gbits > perGroup || lean && 64-r.f.mixer.bits+s.gbits < minCountBits {
 		s.gbits++
 	}
 	if part != nil {
@@ -193,7 +195,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 				if lean {
 					order.m = &r.f.mixer // a lean step's, by mix
 				}
-				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, r.compactLayer(s.est), order, r.disk)
+				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, r.compactLayer(s.newStates()), order, r.disk)
 				if err != nil {
 					return nil, err
 				}
@@ -387,7 +389,7 @@ func (s *stepper) lean(part *stepPart) error {
 	}
 	if part != nil {
 		passes = s.resume(part)
-	} else if need := float64(s.est+1) * perState; multi && (room < need || r.cfg.passPart > 0) {
+	} else if need := float64(s.newStates()+1) * perState; multi && (room < need || r.cfg.passPart > 0) {
 		share := room / need
 		if r.cfg.passPart > 0 {
 			share = r.cfg.passPart
@@ -612,7 +614,7 @@ func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
 	// Tables that hold a pass's states from the start spare it the moves
 	// of growing; in one pass, with cur in memory, they start at half and
 	// grow as cur is freed.
-	expect := float64(s.est>>s.gbits) * p.share
+	expect := float64(s.newStates()>>s.gbits) * p.share
 	size := int(expect * 16 / maxLoad * 23 / 20) // at 15% more states than the guess, they grow
 	if freeCur {
 		size = int(expect * 8 / maxLoad)
@@ -890,7 +892,18 @@ func (s *stepper) measure(shard bool) (float64, error) {
 		}
 		sm.made[i] = uint32(w.made - before)
 	}
-	return float64(w.made) / float64(len(sm.keys)), w.failure(s.v, s.cur.n)
+	s.made = float64(w.made) / float64(len(sm.keys))
+	return s.made, w.failure(s.v, s.cur.n)
+}
+
+// newStates returns the guess of how many states the next layer holds,
+// for the plan of the lean step's passes: at most the new states the
+// sample's measure (where it was taken) says the step makes unmerged.
+func (s *stepper) newStates() int {
+	if s.made > 0 {
+		return min(s.est, int(s.made*float64(s.cur.n)))
+	}
+	return s.est
 }
 
 // maxBufferedPasses is the most passes a buffered step is planned in: past
