@@ -249,8 +249,13 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 			defer r.vb.free()
 			// The demand passes leave their sets and buffers as garbage,
 			// more than the filters they keep (8x9: 4 GB), which the
-			// process would hold beside the states the limit counts.
-			debug.FreeOSMemory()
+			// process would hold beside the states the limit counts. A
+			// forced collection costs milliseconds and stops every
+			// goroutine of the process, so a small count, whose garbage
+			// the collector takes in its stride, goes without.
+			if r.vb.bytes() >= bigGarbage {
+				debug.FreeOSMemory()
+			}
 		}
 		for r.k = 1; err == nil; r.k *= 2 {
 			undirected, err = r.run(ctx)
@@ -633,6 +638,11 @@ func (r *counter) memoBits(v int) uint {
 // bigMemoFilter is the size of a demand filter from which a step's memo
 // of choices is larger.
 const bigMemoFilter = 8 << 20
+
+// bigGarbage is the size of the demand filters from which the demand
+// passes' garbage (about four times the filters on 8x9) goes back to the
+// kernel before the count's first square.
+const bigGarbage = 16 << 20
 
 // A memoEntry remembers the choices of one demand: its key is the demand
 // (ends, free, z) with the top bit set, so that a zero entry is empty.

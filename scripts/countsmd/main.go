@@ -46,10 +46,12 @@ func main() {
 	free6 := flag.Int("free6", 30, "longest 6 x n board for the open counts with free ends (about twice as slow as from the corner)")
 	flag.Parse()
 	if *runningOnly {
-		if err := printRunning(os.Stdout); err != nil {
+		rs, err := loadRunning()
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "countsmd:", err)
 			os.Exit(1)
 		}
+		printRunning(os.Stdout, rs)
 		return
 	}
 	w := &writer{memory: *memory, done: map[string]result{}}
@@ -63,12 +65,17 @@ func main() {
 	w.printf("## Figure 2 extended: open tours from the lower-left corner\n\n")
 	w.printf("The seed's Figure 2 filled 32 cells up to 6x6. R x C and C x R are equal (a reflection maps one corner onto the other), so each cell is counted once. `count -method dp -start {R-1,0} RxC`.\n\n")
 	w.printf("| R \\ C | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 |\n|---|---|---|---|---|---|---|---|---|\n")
+	rs, err := loadRunning()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "countsmd:", err)
+		os.Exit(1)
+	}
 	var cells []string
 	grid := map[[2]int]string{}
 	for r := 3; r <= 10; r++ {
 		for c := r; c <= 10; c++ {
 			if r >= 8 {
-				grid[[2]int{r, c}] = "not reached"
+				grid[[2]int{r, c}] = hoursCell(rs, fmt.Sprintf("%dx%d", r, c))
 				continue
 			}
 			res := w.count(r, c, "corner")
@@ -87,7 +94,7 @@ func main() {
 	for _, l := range cells {
 		w.printf("%s\n", l)
 	}
-	w.printf("\nCells on 8 rows are not in this table: they take hours and their states go to disk (`-checkpoint FILE` or `-spill DIR`), so this script does not run them. 8x8 from the corner: **1,222,177,251,161,336** open tours from a1, found by two computations whose states differ (see \"Counts of hours\"). 8x8 closed keeps up to 100 million states by the narrow sweep, the default on 8 rows (see below; 230 million by `-sweep rows`), and open tours from a corner keep up to 8.5 times as many by the rows sweep (1.96 billion after square 45 of 8x8, against 230 million for closed tours after square 44; see \"Counts of hours\").\n\n")
+	w.printf("\nCells on 8 rows are not in this table: they take hours and their states go to disk (`-checkpoint FILE` or `-spill DIR`), so this script does not run them. Figure 2 shows those that two computations whose states differ have found (marked ‡; see \"Counts of hours\", which holds every such count, from scripts/countsmd/running.json), and \"running\" for those under way or found once. 8x8 closed keeps up to 100 million states by the narrow sweep, the default on 8 rows (see below; 230 million by `-sweep rows`), and open tours from a corner keep up to 8.5 times as many by the rows sweep (1.96 billion after square 45 of 8x8, against 230 million for closed tours after square 44; see \"Counts of hours\").\n\n")
 
 	for _, row := range []struct {
 		rows, max int
@@ -121,10 +128,7 @@ func main() {
 			w.printf("  States after each square: %v\n\n", res.states)
 		}
 	}
-	if err := printRunning(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "countsmd:", err)
-		os.Exit(1)
-	}
+	printRunning(os.Stdout, rs)
 	if len(w.stopped) > 0 {
 		w.printf("## Where the counter stopped\n\n")
 	}
@@ -268,35 +272,61 @@ type running struct {
 	Checks string `json:"checks,omitempty"`
 }
 
-// printRunning writes the section on the counts of hours: those still
-// running, those finished, and their second computations.
-func printRunning(out io.Writer) error {
+// loadRunning reads scripts/countsmd/running.json.
+func loadRunning() ([]running, error) {
 	raw, err := os.ReadFile("scripts/countsmd/running.json")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var rs []running
 	if err := json.Unmarshal(raw, &rs); err != nil {
-		return fmt.Errorf("running.json: %w", err)
+		return nil, fmt.Errorf("running.json: %w", err)
 	}
+	return rs, nil
+}
+
+// verdict tells how the finished computations that check r stand: how
+// many found its count, and the count of one that found another, if any.
+func verdict(rs []running, r running) (agree int, other string) {
+	for _, c := range rs {
+		switch {
+		case c.Checks != r.Board || c.Found == "":
+		case c.Found == r.Found:
+			agree++
+		default:
+			other = c.Found
+		}
+	}
+	return agree, other
+}
+
+// hoursCell returns Figure 2's cell for a board of the counts of hours
+// from the corner: its count where a second computation found it too,
+// else "running" if one is recorded, else "not reached".
+func hoursCell(rs []running, board string) string {
+	cell := "not reached"
+	for _, r := range rs {
+		if r.Board != board || r.Mode != "corner" || r.Checks != "" {
+			continue
+		}
+		cell = "running"
+		if agree, other := verdict(rs, r); r.Found != "" && agree > 0 && other == "" {
+			return r.Found + " ‡"
+		}
+	}
+	return cell
+}
+
+// printRunning writes the section on the counts of hours: those still
+// running, those finished, and their second computations.
+func printRunning(out io.Writer, rs []running) {
 	if len(rs) == 0 {
-		return nil
+		return
 	}
 	fmt.Fprintf(out, "## Counts of hours\n\n")
 	for _, r := range rs {
 		peak := slices.Max(r.States)
-		// The finished computations that check r: those that found its
-		// count, and one that found another, if any.
-		agree, other := 0, ""
-		for _, c := range rs {
-			switch {
-			case c.Checks != r.Board || c.Found == "":
-			case c.Found == r.Found:
-				agree++
-			default:
-				other = c.Found
-			}
-		}
+		agree, other := verdict(rs, r)
 		switch {
 		case r.Found == "":
 			fmt.Fprintf(out, "- %s %s: %d of %d squares added, at most %d states so far; `%s`\n\n", r.Mode, r.Board, len(r.States), r.Squares, peak, r.Command)
@@ -312,5 +342,4 @@ func printRunning(out io.Writer) error {
 		fmt.Fprintf(out, "  %s\n\n", r.Note)
 		fmt.Fprintf(out, "  States after each square: %v\n\n", r.States)
 	}
-	return nil
 }
