@@ -60,7 +60,7 @@ type countResult struct {
 	ByLength []*big.Int `json:"by_length,omitempty"`
 }
 
-func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	c := newCommon("count", "knightstour count [flags] RxC", stderr).withLimit()
 	asJSON := c.fs.Bool("json", false, "print one JSON object")
 	method := c.fs.String("method", "auto", `"enum" lists the tours one by one (any board; -limit, -shard), "dp" counts them by frontier dynamic programming (shorter side up to 8; any length), "auto" picks the faster`)
@@ -73,6 +73,8 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	checkpoint := c.fs.String("checkpoint", "", "with -method dp, record progress in this file after every column, between the passes of a square made in passes, and on a stop (Ctrl-C), with the states beside it; run the same command again to resume")
 	var shard shardFlag
 	c.fs.Var(&shard, "shard", "count only shard i of n, for example 0/4; add the -json results with 'knightstour merge'")
+	var prof profileFlags
+	prof.register(c.fs)
 	var memLimit int64
 	var sweep knightstour.Sweep
 	s, progress, err := c.setup(args, "", stderr, func() ([]knightstour.Option, error) {
@@ -136,6 +138,15 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if res.Method == "enum" && (*memory != "" || *allLengths) {
 		return usageError{fmt.Errorf("-method auto enumerates %dx%d: -memory and -all-lengths need -method dp", rows, cols), c.hint()}
 	}
+	stop, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if serr := stop(); err == nil {
+			err = serr
+		}
+	}()
 	switch {
 	case res.Method == "dp":
 		opts := []knightstour.Option{knightstour.WithWorkers(s.Workers())}

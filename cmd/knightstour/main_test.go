@@ -762,3 +762,39 @@ func TestEverySubcommandHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestProfiles asks count and queens for both profiles: each file must be
+// a profile (gzipped protocol buffers), and one that cannot be written
+// fails the command with the flag's name.
+func TestProfiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, command, board string }{
+		{"count", "count", "5x6"},
+		{"count-dp", "count -method dp", "6x6"},
+		{"queens", "queens", "10"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cpu, mem := filepath.Join(dir, tc.name+".cpu"), filepath.Join(dir, tc.name+".mem")
+			args := append(strings.Fields(tc.command), "-quiet", "-cpuprofile", cpu, "-memprofile", mem, tc.board)
+			if code, _, errOut := runArgs(t, args...); code != exitOK {
+				t.Fatalf("%q: exit %d, stderr %s", args, code, errOut)
+			}
+			for _, file := range []string{cpu, mem} {
+				raw, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.HasPrefix(raw, []byte{0x1f, 0x8b}) {
+					t.Errorf("%s: not a gzipped profile: % x", file, raw[:min(len(raw), 8)])
+				}
+			}
+		})
+	}
+	for _, flag := range []string{"-cpuprofile", "-memprofile"} {
+		bad := filepath.Join(dir, "no such dir", "p")
+		code, _, errOut := runArgs(t, "count", "-quiet", flag, bad, "4x5")
+		if code != exitFail || !strings.Contains(errOut, flag+":") {
+			t.Errorf("%s %s: exit %d, stderr %q; want exit %d naming the flag", flag, bad, code, errOut, exitFail)
+		}
+	}
+}

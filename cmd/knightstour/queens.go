@@ -67,6 +67,8 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	print := fs.Bool("print", false, "print every solution as a board first (small n)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	var prof profileFlags
+	prof.register(fs)
 	fs.Usage = func() { fmt.Fprint(stderr, hint); fs.PrintDefaults() }
 	var positional []string
 	for {
@@ -134,8 +136,15 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			fmt.Fprintf(stdout, "%v\n%s\n", p, p.Board())
 		}
 	}
+	stop, err := prof.start()
+	if err != nil {
+		return err
+	}
 	r, err := queens.Count(ctx, n, opts...)
 	progress.done()
+	if serr := stop(); err == nil {
+		err = serr
+	}
 	if errors.Is(err, queens.ErrBadOption) {
 		return usageError{err, hint}
 	}
