@@ -790,11 +790,11 @@ func TestProfiles(t *testing.T) {
 			}
 		})
 	}
-	for _, flag := range []string{"-cpuprofile", "-memprofile"} {
+	for _, name := range []string{"-cpuprofile", "-memprofile"} {
 		bad := filepath.Join(dir, "no such dir", "p")
-		code, _, errOut := runArgs(t, "count", "-quiet", flag, bad, "4x5")
-		if code != exitFail || !strings.Contains(errOut, flag+":") {
-			t.Errorf("%s %s: exit %d, stderr %q; want exit %d naming the flag", flag, bad, code, errOut, exitFail)
+		code, _, errOut := runArgs(t, "count", "-quiet", name, bad, "4x5")
+		if code != exitFail || !strings.Contains(errOut, name+":") {
+			t.Errorf("%s %s: exit %d, stderr %q; want exit %d naming the flag", name, bad, code, errOut, exitFail)
 		}
 	}
 }
