@@ -19,6 +19,9 @@ type arena struct {
 	// for small layers, so that the slabs left partly filled at the end
 	// of each layer do not weigh on it.
 	slabWords int
+	// room is what the arena's slabs leave below the memory limit: the
+	// bin pool's leave the room of the merge buffers (see binPool.room).
+	room int64
 }
 
 // maxSlabWords and minSlabWords bound the size of a slab: 8 MiB and 256
@@ -105,11 +108,23 @@ func (a *arena) newSlab(words, least int) (*slab, bool) {
 	if w := a.mem.reuse(least); w != nil {
 		return &slab{words: w[:cap(w)]}, true
 	}
-	w, ok := a.mem.alloc(words)
+	w, ok := a.mem.allocLeaving(words, a.room)
 	if !ok {
 		return nil, false
 	}
 	return &slab{words: w}, true
+}
+
+// dropEmptyCur returns the slab being carved if none of its groups is
+// left: a slab is otherwise returned only once sealed.
+func (a *arena) dropEmptyCur() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if s := a.cur; s != nil && s.live.Load() == 0 {
+		s.sealed = true
+		a.unmap(s)
+		a.cur = nil
+	}
 }
 
 // unmap returns a sealed, empty slab's memory; under a.mu.

@@ -176,6 +176,36 @@ func (p *binPool) put(bins [][]uint64) {
 	p.mu.Unlock()
 }
 
+// leave makes the pool's bins leave room bytes below the memory limit,
+// for the merge buffers of the passes that fill them, which are counted
+// even past it (merger.grow): new bins stop short of it, and bins the
+// pool holds beyond it go back to the kernel, newest first. The buffered
+// step calls it at its start, when every bin is free; bins in use, if
+// any, are left alone.
+func (p *binPool) leave(room int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.arena.mu.Lock()
+	p.arena.room = room
+	p.arena.mu.Unlock()
+	mem := p.arena.mem
+	if mem.used.Load()+room <= mem.limit || len(p.free) != len(p.made) {
+		return
+	}
+	// A slab goes back once its last bin does, so the bins go one by one
+	// until the room is there.
+	for len(p.made) > 0 && mem.used.Load()+room > mem.limit {
+		g := p.made[len(p.made)-1]
+		p.made = p.made[:len(p.made)-1]
+		p.arena.free(g)
+		p.arena.dropEmptyCur()
+	}
+	p.free = p.free[:0]
+	for _, g := range p.made {
+		p.free = append(p.free, g.entries[:0])
+	}
+}
+
 // release returns the memory of every bin the pool made.
 func (p *binPool) release() {
 	p.mu.Lock()
@@ -211,7 +241,8 @@ type merger struct {
 }
 
 // grow returns w with room for n words, from m.mem: w itself if it has
-// the room, or else new words, twice as many at least, w's given back.
+// the room, or else new words, twice as many at least, w's given back
+// (its contents are not kept: the callers write the words afresh).
 // The words are counted even past the memory limit: the bins of the pass
 // being merged fit it, and a pass dropped at this point would have
 // written part of the next layer (the passes after have the less room).
@@ -219,12 +250,22 @@ func (m *merger) grow(w []uint64, n int) ([]uint64, error) {
 	if cap(w) >= n {
 		return w[:n], nil
 	}
+	// w goes first: counted beside the new words for a moment, it made
+	// peaks past the limit.
+	m.mem.free(w)
 	nw, err := m.mem.allocPast(max(n, 2*cap(w)))
 	if err != nil {
-		return w, err
+		return nil, err
 	}
-	m.mem.free(w)
 	return nw[:n], nil
+}
+
+// bytes returns the memory of the merger's buffers.
+func (m *merger) bytes() int64 {
+	if m == nil {
+		return 0
+	}
+	return int64(cap(m.table)+cap(m.out)+cap(m.sorted)) * 8
 }
 
 // free gives the merger's buffers back to the count's memory.

@@ -35,6 +35,44 @@ func TestBinPoolPastTheLimit(t *testing.T) {
 	}
 }
 
+// TestBinPoolLeavesRoom checks that a pool told to leave room below the
+// limit gives back the free bins beyond it and makes no new ones there.
+func TestBinPoolLeavesRoom(t *testing.T) {
+	mem := &memory{limit: 16 << 20}
+	p := newBinPool(1, mem)
+	defer p.release()
+	var bins [][]uint64
+	for {
+		b, ok := p.get()
+		if !ok {
+			break
+		}
+		bins = append(bins, b)
+	}
+	p.put(bins)
+	full := p.held()
+	const room = 6 << 20
+	p.leave(room)
+	if used := mem.used.Load(); used+room > mem.limit {
+		t.Errorf("after leave: %d bytes used and %d of room, over the limit %d (the pool held %d, now %d)", used, room, mem.limit, full, p.held())
+	}
+	if p.held() >= full {
+		t.Errorf("the pool held %d bytes of bins before and %d after leaving room, want fewer", full, p.held())
+	}
+	bins = bins[:0]
+	for range 2 * len(p.made) {
+		b, ok := p.get()
+		if !ok {
+			break
+		}
+		bins = append(bins, b)
+	}
+	if used := mem.used.Load(); used+room > mem.limit {
+		t.Errorf("after new bins: %d bytes used and %d of room, over the limit %d", used, room, mem.limit)
+	}
+	p.put(bins)
+}
+
 // TestMergerMemory checks that a merger's buffers are the count's memory,
 // counted, whatever the limit (a pass whose bins fit is merged whole),
 // and given back by free; and that it adds up equal states.

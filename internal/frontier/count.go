@@ -314,7 +314,10 @@ type counter struct {
 	mem         *memory
 	arena       *arena   // the layers' groups, for one attempt
 	pool        *binPool // the buffered steps' bins, while the steps are buffered
-	k           int      // limbs per count
+	// mergeHigh is the most memory the merge buffers of a buffered step
+	// have taken in this count (see mergeRoom).
+	mergeHigh int64
+	k         int // limbs per count
 	// vb, when not nil, holds the demands that can still be finished: the
 	// counting states with other demands are dropped.
 	vb *viability

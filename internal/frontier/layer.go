@@ -116,9 +116,13 @@ func (m *memory) reap() {
 
 // grab records bytes as used and reports whether the total is within the
 // limit.
-func (m *memory) grab(bytes int64) bool {
+func (m *memory) grab(bytes int64) bool { return m.grabLeaving(bytes, 0) }
+
+// grabLeaving is grab that reports whether room bytes are left below the
+// limit besides.
+func (m *memory) grabLeaving(bytes, room int64) bool {
 	u := m.used.Add(bytes)
-	if u > m.limit {
+	if u+room > m.limit {
 		return false // the caller releases them: the peak is what was held
 	}
 	m.reached(u)
@@ -199,14 +203,19 @@ func (m *memory) dropSpare() {
 // alloc returns n zeroed words counted as used; false, with nothing
 // allocated or counted, if they would pass the limit. It gives up the
 // spare slabs before it gives up.
-func (m *memory) alloc(n int) ([]uint64, bool) {
-	if !m.grab(int64(n) * 8) {
+func (m *memory) alloc(n int) ([]uint64, bool) { return m.allocLeaving(n, 0) }
+
+// allocLeaving is alloc for words that must leave room bytes below the
+// limit, for what will be allocated past it once they are filled (the
+// bins of a buffered pass leave room for its merge buffers).
+func (m *memory) allocLeaving(n int, room int64) ([]uint64, bool) {
+	if !m.grabLeaving(int64(n)*8, room) {
 		m.release(int64(n) * 8)
 		if m.spared.Load() == 0 {
 			return nil, false
 		}
 		m.dropSpare() // memory held for reuse goes first
-		if !m.grab(int64(n) * 8) {
+		if !m.grabLeaving(int64(n)*8, room) {
 			m.release(int64(n) * 8)
 			return nil, false
 		}

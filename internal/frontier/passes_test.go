@@ -317,5 +317,8 @@ func TestCountPassesByMemory(t *testing.T) {
 		if got.Passes < 2 {
 			t.Errorf("%dx%d %v at %d bytes: at most %d pass a step, want 2 or more", cfg.Rows, cfg.Cols, cfg.Sweep, cfg.MemoryLimit, got.Passes)
 		}
+		if got.PeakBytes > cfg.MemoryLimit {
+			t.Errorf("%dx%d %v at %d bytes: held %d bytes at the peak", cfg.Rows, cfg.Cols, cfg.Sweep, cfg.MemoryLimit, got.PeakBytes)
+		}
 	}
 }

@@ -697,6 +697,7 @@ func (s *stepper) buffered(part *stepPart) error {
 		r.pool = newBinPool(k, r.mem)
 	}
 	bins := r.pool
+	bins.leave(r.mergeRoom())
 	multi := s.share > 0 || part != nil
 	if !multi {
 		r.mem.recycle.Store(true)
@@ -814,6 +815,11 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 	if err != nil {
 		return err
 	}
+	merged := int64(0)
+	for _, m := range ms {
+		merged += m.bytes()
+	}
+	r.mergeHigh = max(r.mergeHigh, merged)
 	if s.out.parts != nil {
 		s.out.parts.add(base, base+p.hi-p.lo, p.classes)
 	}
@@ -845,7 +851,7 @@ func (s *stepper) bufferedShare(shard bool) (float64, error) {
 		return 0, err
 	}
 	need := made * float64(s.cur.n) * float64((r.k+1)*8) * binMargin
-	room := float64(r.mem.limit - r.mem.used.Load())
+	room := float64(r.mem.limit - r.mem.used.Load() - r.mergeRoom())
 	if r.pool != nil {
 		room += float64(r.pool.held()) // the bins of the step before, for this one's
 	}
@@ -923,6 +929,14 @@ func (w *worker) emit(key uint64, val []uint64) {
 		w.made++
 	}
 }
+
+// mergeRoom is the memory a buffered step's bins leave below the limit
+// for its merge buffers, which are counted even past it (merger.grow):
+// twice the most they have taken so far in the count, as they grow with
+// the layers and by doubling. Without it the bins filled the limit and
+// the merge buffers went past it: 8x9 from the corner at -memory 17G held
+// 19.7 GB of counted memory, 6x6 in passes at 4 MiB 4.8 MiB.
+func (r *counter) mergeRoom() int64 { return 2 * r.mergeHigh }
 
 // releasePool returns the bins of the buffered steps, which the pool
 // keeps from step to step while the steps are buffered: fresh memory
