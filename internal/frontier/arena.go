@@ -20,7 +20,7 @@ type arena struct {
 	// of each layer do not weigh on it.
 	slabWords int
 	// room is what the arena's slabs leave below the memory limit: the
-	// bin pool's leave the room of the merge buffers (see binPool.room).
+	// bin pool's leave room for the merge buffers (see binPool.leave).
 	room int64
 }
 
