@@ -330,7 +330,10 @@ func WithFreeEnds() Option {
 
 // WithMemoryLimit bounds the memory CountDP may use for its states, in
 // bytes; past it the count stops with ErrMemoryLimit rather than let the
-// machine run out. The default is half the machine's memory.
+// machine run out. The default is half the machine's memory. The bound
+// covers the states, their tables and buffers, and what the Go heap grows
+// by during the count past its first 16 MiB; the program itself and the
+// heap it held before the count come on top.
 func WithMemoryLimit(bytes int64) Option {
 	return func(cfg *config) error {
 		cfg.given |= optMemoryLimit

@@ -189,13 +189,13 @@ func (p *binPool) leave(room int64) {
 	p.arena.room = room
 	p.arena.mu.Unlock()
 	mem := p.arena.mem
-	if mem.used.Load()+room <= mem.limit || len(p.free) != len(p.made) {
+	if mem.held()+room <= mem.limit || len(p.free) != len(p.made) {
 		return // room enough, or bins in use
 	}
 	// A slab goes back once its last bin does, so the bins go one by one,
 	// newest first, until the room is there; the free list is then the
 	// bins kept.
-	for len(p.made) > 0 && mem.used.Load()+room > mem.limit {
+	for len(p.made) > 0 && mem.held()+room > mem.limit {
 		g := p.made[len(p.made)-1]
 		p.made = p.made[:len(p.made)-1]
 		p.arena.free(g)

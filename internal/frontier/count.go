@@ -257,6 +257,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 				debug.FreeOSMemory()
 			}
 		}
+		r.mem.watch()
 		for r.k = 1; err == nil; r.k *= 2 {
 			undirected, err = r.run(ctx)
 			if errors.Is(err, errOverflow) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 )
@@ -66,6 +67,51 @@ type memory struct {
 	recycle atomic.Bool
 	spare   [][]uint64
 	spared  atomic.Int64 // bytes in spare
+	// runtime is what the Go runtime holds beyond base, what it held when
+	// the count began to add squares, and beyond runtimeSlack: its heap of
+	// small things (lists of groups and bins, buffers) and the garbage the
+	// collector has yet to take, which grow with the layers. On 8x10 from
+	// the corner they came to 0.7 GB beside 17 GB of states, all of it
+	// past the limit until it was counted. It is sampled whenever memory
+	// is mapped (watch).
+	watching atomic.Bool
+	base     int64
+	runtime  atomic.Int64
+}
+
+// watch makes the limit count, from now on, the memory the Go runtime
+// comes to hold beyond what it holds now.
+func (m *memory) watch() {
+	m.base = runtimeHeld()
+	m.watching.Store(true)
+}
+
+// sampleRuntime brings runtime up to date, once watch was called.
+func (m *memory) sampleRuntime() {
+	if m.watching.Load() {
+		m.runtime.Store(max(0, runtimeHeld()-m.base-runtimeSlack))
+	}
+}
+
+// runtimeSlack is what the Go runtime may take during a count before the
+// limit counts it: a small count's heap and garbage (the collector lets
+// the heap reach 4 MiB before it starts), which would otherwise fail the
+// limits of a few MiB that tests use. A process holds this, the program
+// and its heap before the count besides the limit.
+const runtimeSlack = 16 << 20
+
+// held returns the bytes counted against the limit: those recorded as
+// used, and those the Go runtime took since watch.
+func (m *memory) held() int64 { return m.used.Load() + m.runtime.Load() }
+
+// runtimeHeld returns the bytes the Go runtime holds from the kernel: its
+// heap, free parts included until it gives them back, its stacks and its
+// own records. Reading them does not stop the program, unlike
+// runtime.ReadMemStats.
+func runtimeHeld() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
 
 // unmap returns mapped words to the kernel. Freeing gigabytes of pages
@@ -121,7 +167,7 @@ func (m *memory) grab(bytes int64) bool { return m.grabLeaving(bytes, 0) }
 // grabLeaving is grab that reports whether room bytes are left below the
 // limit besides.
 func (m *memory) grabLeaving(bytes, room int64) bool {
-	u := m.used.Add(bytes)
+	u := m.used.Add(bytes) + m.runtime.Load()
 	if u+room > m.limit {
 		return false // the caller releases them: the peak is what was held
 	}
@@ -209,6 +255,7 @@ func (m *memory) alloc(n int) ([]uint64, bool) { return m.allocLeaving(n, 0) }
 // limit, for what will be allocated past it once they are filled (the
 // bins of a buffered pass leave room for its merge buffers).
 func (m *memory) allocLeaving(n int, room int64) ([]uint64, bool) {
+	m.sampleRuntime()
 	if !m.grabLeaving(int64(n)*8, room) {
 		m.release(int64(n) * 8)
 		if m.spared.Load() == 0 {
@@ -236,7 +283,8 @@ func (m *memory) allocPast(n int) ([]uint64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("frontier: mapping %d bytes: %w", n*8, err)
 	}
-	m.reached(m.used.Add(int64(n) * 8))
+	m.sampleRuntime()
+	m.reached(m.used.Add(int64(n)*8) + m.runtime.Load())
 	return w, nil
 }
 

@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -321,4 +323,33 @@ func TestCountPassesByMemory(t *testing.T) {
 			t.Errorf("%dx%d %v at %d bytes: held %d bytes at the peak", cfg.Rows, cfg.Cols, cfg.Sweep, cfg.MemoryLimit, got.PeakBytes)
 		}
 	}
+}
+
+// TestMemoryCountsRuntime checks that what the Go runtime takes during a
+// count, past its slack, counts against the limit: a heap that grew by
+// 96 MiB leaves at least 64 MiB less, less the slack, for mapped memory
+// (the collector may give back some of what the process held before).
+func TestMemoryCountsRuntime(t *testing.T) {
+	debug.FreeOSMemory() // what earlier tests left
+	m := &memory{limit: 256 << 20}
+	m.watch()
+	heap := make([]byte, 96<<20)
+	for i := range heap {
+		heap[i] = byte(i) // touched: held from the kernel
+	}
+	m.sampleRuntime()
+	if got, least := m.runtime.Load(), int64(64<<20-runtimeSlack); got < least {
+		t.Errorf("runtime = %d bytes after a 96 MiB heap, want at least %d", got, least)
+	}
+	if m.grab(220 << 20) {
+		t.Errorf("220 MiB of 256 granted beside a 96 MiB heap")
+	}
+	m.release(220 << 20)
+	if !m.grab(150 << 20) {
+		t.Errorf("150 MiB of 256 refused beside a 96 MiB heap")
+	}
+	if p := m.peak.Load(); p < 150<<20+int64(64<<20-runtimeSlack) {
+		t.Errorf("peak %d bytes, without the heap", p)
+	}
+	runtime.KeepAlive(heap)
 }

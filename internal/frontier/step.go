@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/bits"
+	"runtime/debug"
 	"slices"
 	"sync/atomic"
 
@@ -37,6 +38,12 @@ import (
 
 // chunkStates is how many states a worker takes at a time.
 const chunkStates = 1 << 12
+
+// stepGarbage is how much the Go runtime may hold beyond its holding at
+// the first square before a step collects its garbage first: a forced
+// collection stops the whole process for milliseconds, which a step of
+// small layers, making less garbage, should not pay.
+const stepGarbage = 64 << 20
 
 // groupStates is about how many states a group of a layer should hold:
 // few enough that packing one group's table costs little memory, many
@@ -122,6 +129,13 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		workers = 1
 	}
 	s := &stepper{ctx: ctx, r: r, v: v, cur: cur, total: total, est: r.estimate(v), final: v == r.f.n-1}
+	r.mem.sampleRuntime()
+	if r.mem.runtime.Load() >= stepGarbage {
+		// The last step's garbage, counted against the limit until the
+		// collector takes it and the runtime gives its pages back.
+		debug.FreeOSMemory()
+		r.mem.sampleRuntime()
+	}
 	// A step resumed from a checkpoint written between its passes. The
 	// count keeps r.part until the step is done: a checkpoint written
 	// when the step fails must still have it.
@@ -145,7 +159,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	// that passes the limit but the layers are on disk, it may still be
 	// made in passes, each holding the bins of a share of the next layer
 	// (bufferedShare); otherwise the step is lean.
-	lean := r.cfg.Lean || r.mem.used.Load()+int64(s.est)*int64(stride)*8*5 > r.mem.limit
+	lean := r.cfg.Lean || r.mem.held()+int64(s.est)*int64(stride)*8*5 > r.mem.limit
 	if !r.cfg.Lean && part == nil && (lean || r.cfg.passPart > 0) {
 		if s.share, err = s.bufferedShare(shard); err != nil {
 			return nil, err
@@ -383,7 +397,7 @@ func (s *stepper) lean(part *stepPart) error {
 	s.classes = &classifier{f: r.f}
 	// Passes need cur whole to the end of the step: on disk.
 	multi := s.canPass()
-	room := float64(r.mem.limit - r.mem.used.Load() - staging)
+	room := float64(r.mem.limit - r.mem.held() - staging)
 	if multi && room <= 0 {
 		return r.memoryError(s.v, s.cur.n)
 	}
@@ -851,7 +865,7 @@ func (s *stepper) bufferedShare(shard bool) (float64, error) {
 		return 0, err
 	}
 	need := made * float64(s.cur.n) * float64((r.k+1)*8) * binMargin
-	room := float64(r.mem.limit - r.mem.used.Load() - r.mergeRoom())
+	room := float64(r.mem.limit - r.mem.held() - r.mergeRoom())
 	if r.pool != nil {
 		room += float64(r.pool.held()) // the bins of the step before, for this one's
 	}

@@ -1,0 +1,103 @@
+package frontier
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+)
+
+// relabelByWalk is relabel as a walk over the word, pair after pair in
+// order of first appearance: slower, and plain enough to check it by.
+func relabelByWalk(word uint64) uint64 {
+	out, next := word, uint64(slotLabel)
+	var renamed uint64 // a bit for each position renamed
+	for p := 0; p < 64; p += 4 {
+		c := word >> p & 15
+		if c < slotLabel || renamed>>p&1 != 0 {
+			continue
+		}
+		for q := p; q < 64; q += 4 {
+			if word>>q&15 == c {
+				out = out&^(15<<q) | next<<q
+				renamed |= 1 << q
+			}
+		}
+		next++
+	}
+	return out
+}
+
+// randomWord returns a packed word as a step leaves it before relabel:
+// free, done and to-z squares, and pairs of ends whose labels are any of
+// those a canonical word and link use, with up to two fresh ones.
+func randomWord(rng *rand.Rand) uint64 {
+	wordLabels := []uint64{slotLabel, slotLabel + 1, slotLabel + 2, slotLabel + 3,
+		slotLabel + 4, slotLabel + 5, slotLabel + 6, slotLabel + 7,
+		freshSecond, freshFirst}
+	var word uint64
+	order := rng.Perm(16)
+	labels := rng.Perm(len(wordLabels))
+	pairs := rng.IntN(9)
+	for i := range pairs {
+		c := wordLabels[labels[i%len(labels)]]
+		word |= c<<(4*order[2*i]) | c<<(4*order[2*i+1])
+	}
+	for _, p := range order[2*pairs:] {
+		word |= uint64(rng.IntN(slotLabel)) << (4 * p)
+	}
+	return word
+}
+
+// TestRelabel checks relabel against relabelByWalk on words with every
+// number of pairs, and on the words at the edges: none, all free, eight
+// pairs of fresh and canonical labels.
+func TestRelabel(t *testing.T) {
+	words := []uint64{0, 0x1111111111111111, 0x2222222222222222,
+		0xeeffeeff33443344, 0xa9876543a9876543, 0xfea98765fea98765,
+		0x3030303030303030 | 0xf00000000000000f}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		words = append(words, randomWord(rng))
+	}
+	for _, w := range words {
+		if got, want := relabel(w), relabelByWalk(w); got != want {
+			t.Fatalf("relabel(%016x) = %016x, want %016x", w, got, want)
+		}
+	}
+}
+
+// TestRelabelCanonical checks that relabel gives a canonical word back
+// unchanged, and that it names each pair by a label of its own.
+func TestRelabelCanonical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 10000 {
+		w := relabel(randomWord(rng))
+		if again := relabel(w); again != w {
+			t.Fatalf("relabel(%016x) = %016x, not canonical", w, again)
+		}
+		for c := uint64(slotLabel); c < 16; c++ {
+			if n := bits.OnesCount64(nibbleZeros(w ^ c*nibbleLow)); n != 0 && n != 2 {
+				t.Fatalf("%016x holds label %d %d times", w, c, n)
+			}
+		}
+	}
+}
+
+// BenchmarkRelabel renames the labels of words like those a step makes.
+func BenchmarkRelabel(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	words := make([]uint64, 1024)
+	for i := range words {
+		words[i] = randomWord(rng)
+	}
+	var sum uint64
+	for b.Loop() {
+		for _, w := range words {
+			sum += relabel(w)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(words)), "ns/word")
+	if sum == 1 {
+		b.Log(sum)
+	}
+}
