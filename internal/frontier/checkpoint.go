@@ -281,6 +281,13 @@ func (r *counter) layerPrefix() string {
 // part, when not nil, is how far the square after it got.
 func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPart) error {
 	stride := r.k + 1
+	for _, lf := range cur.files {
+		if lf.stride != stride {
+			// A layer from a checkpoint of narrower counts, read widened:
+			// that checkpoint, still there, is the one to resume from.
+			return nil
+		}
+	}
 	m := manifest{Format: checkpointFormat, Job: r.job(), Limbs: r.k, Stride: stride, Squares: v + 1,
 		States: r.states[:v+1], ShardAt: r.shardAt, Kept: r.followed, Total: total, ByLength: r.byLength, Step: part,
 		Parts: cur.parts.record(cur.groups)}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash"
 	"hash/crc32"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
@@ -113,6 +114,49 @@ func TestCheckpointResume(t *testing.T) {
 		}
 		if left, _ := os.ReadDir(dir); len(left) != 0 {
 			t.Errorf("%dx%d: %d files left after the count: %v", cfg.Rows, cfg.Cols, len(left), left[0].Name())
+		}
+	}
+}
+
+// TestCheckpointWidens checks that a count whose counts overflow their
+// limbs goes on from its last checkpoint with wider ones, reading the
+// layer there widened, rather than from the first square: with layers of
+// raw entries and compact, and with the square that overflows made in
+// passes, whose checkpoint between passes must be dropped.
+func TestCheckpointWidens(t *testing.T) {
+	for _, cfg := range []Config{
+		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2},
+		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2, compact: true},
+		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2, Lean: true, passPart: 0.4},
+		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2, AllLengths: true},
+	} {
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		want := wholeCount(t, cfg)
+		dir := t.TempDir()
+		cfg.Checkpoint = filepath.Join(dir, "count.ckpt")
+		steps := 0
+		cfg.afterStep = func(int, int) { steps++ }
+		got, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := gocmp.Diff(want.Tours.String(), got.Tours.String()); diff != "" {
+			t.Errorf("%+v: widened count (-whole +widened):\n%s", cfg, diff)
+		}
+		if diff := gocmp.Diff(want.States, got.States); diff != "" {
+			t.Errorf("%+v: widened states (-whole +widened):\n%s", cfg, diff)
+		}
+		if diff := gocmp.Diff(want.ByLength, got.ByLength, gocmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })); diff != "" {
+			t.Errorf("%+v: widened counts by length (-whole +widened):\n%s", cfg, diff)
+		}
+		if n := cfg.Rows * cfg.Cols; steps > n+n/4 {
+			t.Errorf("%+v: %d squares added for %d, want the count to go on from a checkpoint near the end", cfg, steps, n)
+		}
+		if got.Resumed != 0 {
+			t.Errorf("%+v: resumed after square %d, never stopped", cfg, got.Resumed)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Errorf("%+v: %d files left after the count: %v", cfg, len(left), left[0].Name())
 		}
 	}
 }
@@ -451,7 +495,7 @@ func readGroup(t *testing.T, g group, stride int) []uint64 {
 	var buf []byte
 	for lo := 0; lo < g.words/stride; lo += chunkStates {
 		piece := entries[lo*stride : min(g.words, (lo+chunkStates)*stride)]
-		if err := g.file.readPiece(g, lo, piece, &buf); err != nil {
+		if err := g.file.readPiece(g, lo, piece, stride, &buf); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -65,7 +65,7 @@ func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int) {
 				end = blocks[b+1]
 			}
 			out := make([]uint64, min(chunkStates, n-b*chunkStates)*stride)
-			m, err := decodeBlock(data[at:end], out, stride, o)
+			m, err := decodeBlock(data[at:end], out, stride, stride, o)
 			if err != nil || int64(m) != end-at {
 				t.Fatalf("%d states, block %d: %v, took %d of %d bytes", n, b, err, m, end-at)
 			}
@@ -83,7 +83,7 @@ func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int) {
 				end = blocks[1]
 			}
 			out := make([]uint64, min(chunkStates, n)*stride)
-			if _, err := decodeBlock(data[:end-1], out, stride, o); err == nil {
+			if _, err := decodeBlock(data[:end-1], out, stride, stride, o); err == nil {
 				t.Errorf("%d states: a block cut short decoded", n)
 			}
 		}

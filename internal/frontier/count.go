@@ -407,18 +407,27 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			l.free(r.arena)
 			m.Step.close()
 			return nil, errOverflow // again with wider counts, which the checkpoint has
-		case m != nil && m.Limbs < k: // counts overflowed since: start again
-			r.done.Store(0)
-			r.last.Store(1)
-			r.kept = l.files
-			if m.Step != nil {
-				r.kept = append(r.kept, m.Step.files...)
-			}
-			l.free(r.arena)
-			r.removeCheckpoint()
 		case m != nil:
+			var dropped []*layerFile
+			if m.Limbs < k {
+				// The counts overflowed their limbs after the checkpoint:
+				// the count goes on from it with wider ones. Its layer is
+				// read widened (readPiece); the passes of a step it holds
+				// are made again, their files being of narrow states, and
+				// those files go with the next checkpoint. Result.Resumed
+				// stays what the count was first resumed from, if it was.
+				for i, c := range m.ByLength {
+					if c != nil {
+						m.ByLength[i] = append(c, make([]uint64, k-len(c))...)
+					}
+				}
+				if m.Step != nil {
+					m.Step.close()
+					dropped, m.Step = m.Step.files, nil
+				}
+			}
 			cur.free(r.arena)
-			cur, v0, r.kept = l, m.Squares, l.files
+			cur, v0, r.kept = l, m.Squares, append(l.files, dropped...)
 			r.states = append(r.states, m.States...)
 			r.peak = slices.Max(r.states)
 			r.shardAt, r.followed = m.ShardAt, m.Kept
@@ -426,7 +435,9 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			copy(r.byLength, m.ByLength)
 			r.done.Store(int64(v0))
 			r.last.Store(int64(cur.n))
-			r.resumed = v0
+			if m.Limbs == k {
+				r.resumed = v0 // not the count's own going on after an overflow
+			}
 			r.part = m.Step
 			if m.Step != nil {
 				r.kept = append(r.kept, m.Step.files...)

@@ -89,14 +89,19 @@ func (lf *layerFile) write(words []uint64) (group, error) {
 	return g, nil
 }
 
-// readPiece fills entries with the states [lo, lo+len(entries)/stride) of
-// group g, which lies in lf; lo is a multiple of chunkStates. buf is
-// scratch for the bytes of a compact block.
-func (lf *layerFile) readPiece(g group, lo int, entries []uint64, buf *[]byte) error {
+// readPiece fills entries, states of stride words, with the states [lo,
+// lo+len(entries)/stride) of group g, which lies in lf; lo is a multiple
+// of chunkStates. buf is scratch for the bytes of a compact block. A file
+// of narrower states (counts of fewer limbs, written before the count
+// overflowed them) is read widened: its counts, zero-extended.
+func (lf *layerFile) readPiece(g group, lo int, entries []uint64, stride int, buf *[]byte) error {
 	if g.blocks == nil { // raw entries
-		if _, err := lf.f.ReadAt(wordBytes(entries), g.off+int64(lo*lf.stride*8)); err != nil {
+		n := len(entries) / stride
+		raw := entries[:n*lf.stride]
+		if _, err := lf.f.ReadAt(wordBytes(raw), g.off+int64(lo*lf.stride*8)); err != nil {
 			return fmt.Errorf("frontier: reading %s: %w", lf.name, err)
 		}
+		widen(entries, lf.stride, stride)
 		return nil
 	}
 	b := lo / chunkStates
@@ -108,7 +113,7 @@ func (lf *layerFile) readPiece(g group, lo int, entries []uint64, buf *[]byte) e
 	if _, err := lf.f.ReadAt(data, from); err != nil {
 		return fmt.Errorf("frontier: reading %s: %w", lf.name, err)
 	}
-	n, err := decodeBlock(data, entries, lf.stride, lf.order)
+	n, err := decodeBlock(data, entries, stride, lf.stride, lf.order)
 	if err == nil && n != len(data) {
 		err = fmt.Errorf("%w: a layer block of %d bytes where %d were expected", ErrCheckpoint, n, len(data))
 	}
@@ -116,6 +121,28 @@ func (lf *layerFile) readPiece(g group, lo int, entries []uint64, buf *[]byte) e
 		return fmt.Errorf("frontier: reading %s: %w", lf.name, err)
 	}
 	return nil
+}
+
+// widen spreads the states of entries, packed at from words each at its
+// start, to stride words each, their new limbs zero; last first, so that
+// no state is overwritten before it moves.
+func widen(entries []uint64, from, stride int) {
+	if from == stride {
+		return
+	}
+	for i := len(entries)/stride - 1; i >= 0; i-- {
+		copy(entries[i*stride:i*stride+from], entries[i*from:i*from+from])
+		clear(entries[i*stride+from : (i+1)*stride])
+	}
+}
+
+// states returns the states of g, whose entries in memory are stride
+// words each; on disk, its file's states may be narrower (readPiece).
+func (g group) states(stride int) int {
+	if g.file != nil {
+		return g.words / g.file.stride
+	}
+	return g.words / stride
 }
 
 // blockStarts returns where the blocks of a compact group of words words

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"runtime/debug"
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
@@ -77,6 +78,10 @@ type memory struct {
 	watching atomic.Bool
 	base     int64
 	runtime  atomic.Int64
+	// collecting serialises collect; collected is runtime after the last
+	// collection, below which another would not help.
+	collecting sync.Mutex
+	collected  int64
 }
 
 // watch makes the limit count, from now on, the memory the Go runtime
@@ -99,6 +104,32 @@ func (m *memory) sampleRuntime() {
 // limits of a few MiB that tests use. A process holds this, the program
 // and its heap before the count besides the limit.
 const runtimeSlack = 16 << 20
+
+// collect, when the Go runtime holds more than it did after the last
+// collection, collects its garbage and gives the free pages back to the
+// kernel, and reports whether that left less counted. Garbage is not the
+// count's alone: in a process that did other work first, the collector
+// may let the heap grow by hundreds of MiB before it runs, and a count
+// under a small limit would stop for memory that a collection frees.
+func (m *memory) collect() bool {
+	if m.runtime.Load() == 0 {
+		return false
+	}
+	m.collecting.Lock()
+	defer m.collecting.Unlock()
+	before := m.runtime.Load()
+	m.sampleRuntime()
+	if m.runtime.Load() < before { // another goroutine collected
+		return true
+	}
+	if before <= m.collected {
+		return false
+	}
+	debug.FreeOSMemory()
+	m.sampleRuntime()
+	m.collected = m.runtime.Load()
+	return m.collected < before
+}
 
 // held returns the bytes counted against the limit: those recorded as
 // used, and those the Go runtime took since watch.
@@ -167,11 +198,11 @@ func (m *memory) grab(bytes int64) bool { return m.grabLeaving(bytes, 0) }
 // grabLeaving is grab that reports whether room bytes are left below the
 // limit besides.
 func (m *memory) grabLeaving(bytes, room int64) bool {
-	u := m.used.Add(bytes) + m.runtime.Load()
-	if u+room > m.limit {
+	u := m.used.Add(bytes)
+	if u+m.runtime.Load()+room > m.limit && (!m.collect() || u+m.runtime.Load()+room > m.limit) {
 		return false // the caller releases them: the peak is what was held
 	}
-	m.reached(u)
+	m.reached(u + m.runtime.Load())
 	return true
 }
 
@@ -284,7 +315,11 @@ func (m *memory) allocPast(n int) ([]uint64, error) {
 		return nil, fmt.Errorf("frontier: mapping %d bytes: %w", n*8, err)
 	}
 	m.sampleRuntime()
-	m.reached(m.used.Add(int64(n)*8) + m.runtime.Load())
+	u := m.used.Add(int64(n) * 8)
+	if u+m.runtime.Load() > m.limit {
+		m.collect()
+	}
+	m.reached(u + m.runtime.Load())
 	return w, nil
 }
 

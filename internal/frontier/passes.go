@@ -356,7 +356,7 @@ func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sm *sample,
 	for _, r := range cp.ranges {
 		n := 0
 		for _, g := range cur.groups[r.lo:r.hi] {
-			n += g.words / stride
+			n += g.states(stride)
 		}
 		sh := float64(n) / float64(max(cur.n, 1))
 		if i := slices.IndexFunc(units, func(u unit) bool { return u.classes == r.classes }); i >= 0 {

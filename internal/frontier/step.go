@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/bits"
-	"runtime/debug"
 	"slices"
 	"sync/atomic"
 
@@ -38,12 +37,6 @@ import (
 
 // chunkStates is how many states a worker takes at a time.
 const chunkStates = 1 << 12
-
-// stepGarbage is how much the Go runtime may hold beyond its holding at
-// the first square before a step collects its garbage first: a forced
-// collection stops the whole process for milliseconds, which a step of
-// small layers, making less garbage, should not pay.
-const stepGarbage = 64 << 20
 
 // groupStates is about how many states a group of a layer should hold:
 // few enough that packing one group's table costs little memory, many
@@ -129,13 +122,11 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		workers = 1
 	}
 	s := &stepper{ctx: ctx, r: r, v: v, cur: cur, total: total, est: r.estimate(v), final: v == r.f.n-1}
+	// The garbage of the last step counts against the limit until the
+	// collector takes it and the runtime gives its pages back: the step
+	// plans its passes without it.
 	r.mem.sampleRuntime()
-	if r.mem.runtime.Load() >= stepGarbage {
-		// The last step's garbage, counted against the limit until the
-		// collector takes it and the runtime gives its pages back.
-		debug.FreeOSMemory()
-		r.mem.sampleRuntime()
-	}
+	r.mem.collect()
 	// A step resumed from a checkpoint written between its passes. The
 	// count keeps r.part until the step is done: a checkpoint written
 	// when the step fails must still have it.
@@ -144,7 +135,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 		part = nil
 	}
 	for g, gr := range cur.groups {
-		n := gr.words / stride
+		n := gr.states(stride)
 		for lo := 0; lo < n; lo += chunkStates {
 			s.pieces = append(s.pieces, piece{g, lo, min(lo+chunkStates, n)})
 		}
@@ -311,7 +302,7 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 		lo, hi := p.lo*stride, p.hi*stride
 		if gr.file != nil {
 			entries, lo, hi = w.in[:hi-lo], 0, hi-lo
-			if err := gr.file.readPiece(gr, p.lo, entries, &w.block); err != nil {
+			if err := gr.file.readPiece(gr, p.lo, entries, stride, &w.block); err != nil {
 				return err
 			}
 		}
@@ -610,7 +601,7 @@ func (s *stepper) sample() (*sample, error) {
 		if gr.blocks == nil { // raw: read only the states sampled
 			part = part[:min(p.hi-p.lo, sampleRun)*stride]
 		}
-		if err := gr.file.readPiece(gr, p.lo, part, &buf); err != nil {
+		if err := gr.file.readPiece(gr, p.lo, part, stride, &buf); err != nil {
 			return nil, err
 		}
 		for j := 0; j < min(len(part), sampleRun*stride); j += stride {
