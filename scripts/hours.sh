@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs the counts of hours on 8 rows (COUNTS.md, "Counts of hours") one
+# after the other, each by two computations whose states differ: the narrow
+# sweep and the narrow-down sweep. Each count keeps, in DIR:
+#
+#   NAME.json   its result (knightstour count -json), once it has finished
+#   NAME.err    its progress, then /usr/bin/time -v's report (max RSS)
+#   NAME/       its checkpoint and layers while it runs
+#
+# Rerun it after any stop (a machine restarted, a session over, Ctrl-C): a
+# count whose result is there is skipped, and one with a checkpoint resumes
+# from it, losing at most the pass it was in. Counts with -all-lengths give
+# every shorter board of 8 rows too (by_length in the result).
+#
+#   scripts/hours.sh DIR [MEMORY] [NAME...]   # MEMORY: 17G unless given;
+#                                             # NAME: some of the counts only
+#
+# The layers of 8x10 take about 9 GB of disk at the widest square; those of
+# 8x12, several times that. Nothing else heavy should run beside a count:
+# it holds MEMORY, and a machine that runs out stops it (the checkpoint
+# stays).
+set -euo pipefail
+dir=${1:?usage: scripts/hours.sh DIR [MEMORY] [NAME...]}
+memory=${2:-17G}
+shift $(( $# < 2 ? $# : 2 ))
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+cd "$(dirname "$0")/.."
+bin="$dir/knightstour"
+go build -o "$bin" ./cmd/knightstour
+
+# name: arguments of knightstour count
+counts=(
+	"8x10:8x10"
+	"8x10-down:-sweep narrow-down 8x10"
+	"8x8-free:-free 8x8"
+	"8x11-all:-all-lengths 8x11"
+	"8x11-all-down:-all-lengths -sweep narrow-down 8x11"
+	"8x12-all:-all-lengths 8x12"
+	"8x12-all-down:-all-lengths -sweep narrow-down 8x12"
+)
+for entry in "${counts[@]}"; do
+	name=${entry%%:*}
+	args=${entry#*:}
+	if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
+		continue
+	fi
+	if [ -s "$dir/$name.json" ]; then
+		echo "$name: done ($dir/$name.json)" >&2
+		continue
+	fi
+	mkdir -p "$dir/$name"
+	echo "$name: knightstour count -method dp -json -memory $memory -checkpoint $dir/$name/ckpt $args" >&2
+	# shellcheck disable=SC2086 # args holds several flags
+	if /usr/bin/time -v "$bin" count -method dp -json -memory "$memory" -checkpoint "$dir/$name/ckpt" $args \
+		> "$dir/$name.json.part" 2> "$dir/$name.err"; then
+		mv "$dir/$name.json.part" "$dir/$name.json"
+		rmdir "$dir/$name" 2> /dev/null || true
+	else
+		echo "$name: stopped; see $dir/$name.err, and rerun to resume" >&2
+		exit 1
+	fi
+done
