@@ -327,28 +327,30 @@ func TestCountPassesByMemory(t *testing.T) {
 
 // TestMemoryCountsRuntime checks that what the Go runtime takes during a
 // count, past its slack, counts against the limit: a heap that grew by
-// 96 MiB leaves at least 64 MiB less, less the slack, for mapped memory
+// 48 MiB, and may grow to twice that before the collector runs, leaves at
+// least 24 MiB less, and at most 96, less the slack, for mapped memory
 // (the collector may give back some of what the process held before).
 func TestMemoryCountsRuntime(t *testing.T) {
 	debug.FreeOSMemory() // what earlier tests left
 	m := &memory{limit: 256 << 20}
 	m.watch()
-	heap := make([]byte, 96<<20)
+	heap := make([]byte, 48<<20)
 	for i := range heap {
 		heap[i] = byte(i) // touched: held from the kernel
 	}
 	m.sampleRuntime()
-	if got, least := m.runtime.Load(), int64(64<<20-runtimeSlack); got < least {
-		t.Errorf("runtime = %d bytes after a 96 MiB heap, want at least %d", got, least)
+	const least = 24 << 20
+	if got := m.runtime.Load(); got < least {
+		t.Errorf("runtime = %d bytes after a 48 MiB heap, want at least %d", got, least)
 	}
-	if m.grab(220 << 20) {
-		t.Errorf("220 MiB of 256 granted beside a 96 MiB heap")
+	if m.grab(240 << 20) {
+		t.Errorf("240 MiB of 256 granted beside a 48 MiB heap")
 	}
-	m.release(220 << 20)
+	m.release(240 << 20)
 	if !m.grab(150 << 20) {
-		t.Errorf("150 MiB of 256 refused beside a 96 MiB heap")
+		t.Errorf("150 MiB of 256 refused beside a 48 MiB heap (runtime %d bytes)", m.runtime.Load())
 	}
-	if p := m.peak.Load(); p < 150<<20+int64(64<<20-runtimeSlack) {
+	if p := m.peak.Load(); p < 150<<20+least {
 		t.Errorf("peak %d bytes, without the heap", p)
 	}
 	runtime.KeepAlive(heap)
