@@ -74,6 +74,12 @@ type manifest struct {
 	// (classParts), so that a resumed count's passes keep following them.
 	// Like Step, it is unknown to counts before it, which refuse it.
 	Parts *partsRecord `json:"parts,omitempty"`
+	// MergeHigh is the most bytes the merge buffers of a step had taken
+	// (counter.mergeHigh): a resumed count's bins leave room for them
+	// from its first step on, which without it went past the limit by
+	// the merge buffers (8x10 at -memory 17G: 0.4 GB). Like Step, it is
+	// unknown to counts before it, which refuse it.
+	MergeHigh int64 `json:"merge_high,omitempty"`
 }
 
 // partsRecord is a classParts as a checkpoint writes it: the window
@@ -290,7 +296,7 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 	}
 	m := manifest{Format: checkpointFormat, Job: r.job(), Limbs: r.k, Stride: stride, Squares: v + 1,
 		States: r.states[:v+1], ShardAt: r.shardAt, Kept: r.followed, Total: total, ByLength: r.byLength, Step: part,
-		Parts: cur.parts.record(cur.groups)}
+		Parts: cur.parts.record(cur.groups), MergeHigh: r.mergeHigh}
 	var err error
 	if m.Files, m.Groups, err = recordLayer(cur.files, cur.groups); err != nil {
 		return err

@@ -118,6 +118,41 @@ func TestCheckpointResume(t *testing.T) {
 	}
 }
 
+// TestCheckpointKeepsMergeRoom checks that a checkpoint records the most
+// the merge buffers took and that a count resumed from it starts from
+// that, so that its first step's bins leave them room.
+func TestCheckpointKeepsMergeRoom(t *testing.T) {
+	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30}
+	cfg.Checkpoint = filepath.Join(t.TempDir(), "count.ckpt")
+	if err := interrupted(t, cfg, 24); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped with %v, want context.Canceled", err)
+	}
+	body, err := os.ReadFile(cfg.Checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		MergeHigh int64 `json:"merge_high"`
+	}
+	if err := json.Unmarshal(body[:bytes.LastIndex(body, []byte("\ncrc32c"))], &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.MergeHigh <= 0 {
+		t.Fatalf("merge_high = %d after 24 buffered squares, want their merge buffers' most", m.MergeHigh)
+	}
+	r := &counter{cfg: cfg, f: mustBoard(t, cfg), mem: &memory{limit: cfg.MemoryLimit}, k: 1}
+	r.arena = &arena{mem: r.mem}
+	defer r.arena.release()
+	man, l, err := r.loadCheckpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.free(r.arena)
+	if man.MergeHigh != m.MergeHigh {
+		t.Errorf("loaded merge_high %d, written %d", man.MergeHigh, m.MergeHigh)
+	}
+}
+
 // TestCheckpointWidens checks that a count whose counts overflow their
 // limbs goes on from its last checkpoint with wider ones, reading the
 // layer there widened, rather than from the first square: with layers of

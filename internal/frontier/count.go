@@ -431,6 +431,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			r.states = append(r.states, m.States...)
 			r.peak = slices.Max(r.states)
 			r.shardAt, r.followed = m.ShardAt, m.Kept
+			r.mergeHigh = max(r.mergeHigh, m.MergeHigh)
 			copy(total, m.Total)
 			copy(r.byLength, m.ByLength)
 			r.done.Store(int64(v0))
