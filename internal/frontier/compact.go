@@ -35,6 +35,10 @@ import (
 // compactStates is the size of the smallest layer kept compact on disk.
 const compactStates = 1 << 26
 
+// keepStates is the most states a group may have for the buffers that
+// pack it to stay for the next (encoder, stepper.scratch).
+const keepStates = 1 << 16
+
 // compactLayer reports whether the layer after a step expected to hold
 // est states goes to disk compact: where it is large (compactStates) and
 // three layers of raw entries (the one expanded, the one made, and one a
@@ -132,9 +136,16 @@ func (e *encoder) encode(entries []uint64, stride int, o keyOrder) (data []byte,
 		e.buf = append(e.buf, body...)
 	}
 	// Kept: new ones for every group were most of a step's garbage (8x10
-	// from the corner: 3 GB in 5 minutes).
+	// from the corner: 3 GB in 5 minutes). But not those of a giant group:
+	// groups are made by demand, and one can hold millions of states,
+	// whose buffers (40 bytes a state) would stay for the rest of the
+	// count beside its states (8x10: 170 MB of the 570 MB the heap held).
 	e.body, e.blocks = body, blocks
-	return e.buf, blocks
+	data = e.buf
+	if n > keepStates {
+		*e = encoder{}
+	}
+	return data, blocks
 }
 
 // sortByValue orders e.order by value. The values of a group are spread

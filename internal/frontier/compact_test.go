@@ -37,7 +37,8 @@ func TestCompactBlocks(t *testing.T) {
 
 func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int) {
 	t.Helper()
-	for _, n := range []int{1, 2, chunkStates - 1, chunkStates, chunkStates + 1, 3*chunkStates + 17} {
+	var e encoder // one for all: a giant group's buffers go, the others' stay
+	for _, n := range []int{1, 2, chunkStates - 1, chunkStates, chunkStates + 1, 3*chunkStates + 17, keepStates + 1} {
 		entries := make([]uint64, n*stride)
 		seen := map[uint64]bool{} // a group's keys are distinct
 		for i := range entries {
@@ -53,7 +54,6 @@ func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int) {
 				entries[i] = rng.Uint64N(1000)
 			}
 		}
-		var e encoder
 		data, blocks := e.encode(entries, stride, o)
 		if want := (n + chunkStates - 1) / chunkStates; len(blocks) != want {
 			t.Fatalf("%d states: %d blocks, want %d", n, len(blocks), want)
@@ -75,6 +75,23 @@ func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int) {
 		slices.SortFunc(want, func(a, b []uint64) int { return cmp.Compare(o.value(a[0]), o.value(b[0])) })
 		if g := states(got, stride); !slices.EqualFunc(g, want, slices.Equal) {
 			t.Fatalf("%v order, stride %d, %d states: decoded states differ", o, stride, n)
+		}
+		if kept := cap(e.order) > 0; kept != (n <= keepStates) {
+			t.Errorf("%d states: the encoder kept its buffers: %v", n, kept)
+		}
+		// Read into states of a limb more, the block's counts widen.
+		wide := make([]uint64, min(chunkStates, n)*(stride+1))
+		end := int64(len(data))
+		if len(blocks) > 1 {
+			end = blocks[1]
+		}
+		if _, err := decodeBlock(data[:end], wide, stride+1, stride, o); err != nil {
+			t.Fatalf("%d states, widened: %v", n, err)
+		}
+		for i, w := range states(wide, stride+1) {
+			if !slices.Equal(w[:stride], want[i]) || w[stride] != 0 {
+				t.Fatalf("%d states, widened: state %d is %v, want %v and 0", n, i, w, want[i])
+			}
 		}
 		// A block cut short, or with a byte more, is refused.
 		if n > 1 {

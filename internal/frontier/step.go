@@ -355,6 +355,9 @@ func (s *stepper) place(wi, at, n int, fill func([]uint64)) error {
 		if dense, err = s.files[wi].write(s.scratch[wi][:n]); err != nil {
 			return err
 		}
+		if n > keepStates*(r.k+1) {
+			s.scratch[wi] = nil // a giant group's: not kept (see keepStates)
+		}
 	} else {
 		var ok bool
 		if dense, ok = r.arena.alloc(n); !ok {
