@@ -210,9 +210,8 @@ func (e *encoder) sortByValue() {
 
 // decodeBlock fills entries (states of stride words) from the block at
 // the start of data, in key order o, which holds at least its length and
-// body, and returns the bytes the block took. The block's states are of
-// from words, no more than stride: the limbs it lacks are zero.
-func decodeBlock(data []byte, entries []uint64, stride, from int, o keyOrder) (int, error) {
+// body, and returns the bytes the block took.
+func decodeBlock(data []byte, entries []uint64, stride int, o keyOrder) (int, error) {
 	size, head := binary.Uvarint(data)
 	if head <= 0 || size > uint64(len(data)-head) {
 		return 0, fmt.Errorf("%w: a layer block of %d bytes in %d", ErrCheckpoint, size, len(data)-head)
@@ -227,8 +226,7 @@ func decodeBlock(data []byte, entries []uint64, stride, from int, o keyOrder) (i
 		body = body[m:]
 		last += d
 		entries[i] = o.key(last)
-		clear(entries[i+from : i+stride])
-		for j := i + 1; j < i+from; j++ {
+		for j := i + 1; j < i+stride; j++ {
 			limb, m := binary.Uvarint(body)
 			if m <= 0 {
 				return 0, fmt.Errorf("%w: a layer block ends in a count", ErrCheckpoint)

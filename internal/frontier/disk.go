@@ -113,7 +113,10 @@ func (lf *layerFile) readPiece(g group, lo int, entries []uint64, stride int, bu
 	if _, err := lf.f.ReadAt(data, from); err != nil {
 		return fmt.Errorf("frontier: reading %s: %w", lf.name, err)
 	}
-	n, err := decodeBlock(data, entries, stride, lf.stride, lf.order)
+	n, err := decodeBlock(data, entries[:len(entries)/stride*lf.stride], lf.stride, lf.order)
+	if err == nil {
+		widen(entries, lf.stride, stride)
+	}
 	if err == nil && n != len(data) {
 		err = fmt.Errorf("%w: a layer block of %d bytes where %d were expected", ErrCheckpoint, n, len(data))
 	}
