@@ -76,16 +76,29 @@ func newEmitter(buckets int, shift uint, k int, by grouping, pool *binPool) *emi
 }
 
 func (e *emitter) emit(key uint64, val []uint64) {
-	g := 0
-	if e.shift < 64 {
-		h := e.by.hash(key)
-		if e.gbits > 0 {
-			if grp := h >> (64 - e.gbits); grp < e.lo || grp >= e.hi {
-				return // another pass's
-			}
-		}
-		g = int(h >> e.shift)
+	if g, ok := e.bucket(key); ok {
+		e.put(g, key, val)
 	}
+}
+
+// bucket returns the bucket of a state of the given key, and false if
+// the state is another pass's. By demand, a key's labels do not change
+// its bucket: the packed step asks before it renames them (finishPacked).
+func (e *emitter) bucket(key uint64) (int, bool) {
+	if e.shift >= 64 {
+		return 0, true
+	}
+	h := e.by.hash(key)
+	if e.gbits > 0 {
+		if grp := h >> (64 - e.gbits); grp < e.lo || grp >= e.hi {
+			return 0, false
+		}
+	}
+	return int(h >> e.shift), true
+}
+
+// put adds a state to bucket g.
+func (e *emitter) put(g int, key uint64, val []uint64) {
 	s := e.cur[g]
 	if len(s)+e.k+1 > cap(s) {
 		if s != nil {

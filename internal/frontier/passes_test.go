@@ -281,18 +281,31 @@ func BenchmarkClass(b *testing.B) {
 
 // BenchmarkCountInPasses counts 6x7 from the corner with its layers on
 // disk and every step from the tenth square on in passes of at most a
-// quarter of the next layer, as the widest squares of 8x8 are made.
+// quarter of the next layer, as the widest squares of 8 rows are made: by
+// the lean step (tables) and by the buffered one (bins).
 func BenchmarkCountInPasses(b *testing.B) {
-	cfg := Config{Rows: 6, Cols: 7, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.25}
-	for b.Loop() {
-		cfg.SpillDir = b.TempDir()
-		res, err := Count(context.Background(), cfg)
-		if err != nil {
-			b.Fatal(err)
+	for _, lean := range []bool{true, false} {
+		name := "buffered"
+		if lean {
+			name = "lean"
 		}
-		if res.Tours.String() != "57968982" {
-			b.Fatalf("%v tours", res.Tours)
-		}
+		b.Run(name, func(b *testing.B) {
+			cfg := Config{Rows: 6, Cols: 7, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: lean, passPart: 0.25}
+			var res *Result
+			for b.Loop() {
+				cfg.SpillDir = b.TempDir()
+				var err error
+				if res, err = Count(context.Background(), cfg); err != nil {
+					b.Fatal(err)
+				}
+				if res.Tours.String() != "57968982" {
+					b.Fatalf("%v tours", res.Tours)
+				}
+			}
+			if res.Passes < 4 {
+				b.Fatalf("at most %d passes a step, want 4", res.Passes)
+			}
+		})
 	}
 }
 
