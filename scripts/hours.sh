@@ -27,7 +27,9 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 cd "$(dirname "$0")/.."
 bin="$dir/knightstour"
-go build -o "$bin" ./cmd/knightstour
+level=$(scripts/goamd64.sh) # built for this processor: hours are at stake
+GOAMD64=$level go build -o "$bin" ./cmd/knightstour
+echo "knightstour built for GOAMD64=$level" >&2
 
 # name: arguments of knightstour count
 # Each board is counted alone: -all-lengths would give the shorter ones

@@ -16,13 +16,18 @@ n=${2:-17}
 rounds=${3:-3}
 [ -x "$faf/run.sh" ] || { echo "no run.sh in $faf" >&2; exit 2; }
 
-bin=$(mktemp -d)/knightstour
+# Ours as go build makes it (for any x86-64, GOAMD64=v1), and built for
+# this processor (scripts/goamd64.sh), as the JVM compiles NQueensFAF.
+tmp=$(mktemp -d)
+bin=$tmp/knightstour
 go build -o "$bin" ./cmd/knightstour
+level=$(scripts/goamd64.sh)
+GOAMD64=$level go build -o "$tmp/knightstour-$level" ./cmd/knightstour
 want=$(awk -v n="$n" '$1 == n { print $2 }' queens/testdata/oeis.txt)
 
-ours() { # workers method -> seconds
+ours() { # workers method [binary] -> seconds
 	local json
-	json=$("$bin" queens -quiet -json -workers "$1" -method "$2" "$n")
+	json=$("${3:-$bin}" queens -quiet -json -workers "$1" -method "$2" "$n")
 	echo "$json" | grep -q "\"total\":$want," || { echo "knightstour: wrong total: $json" >&2; exit 1; }
 	echo "$json" | awk -F'"elapsed_ms":' '{ split($2, a, "[,}]"); printf "%.3f\n", a[1] / 1000 }'
 }
@@ -40,6 +45,7 @@ for r in $(seq "$rounds"); do
 	for threads in 1 2; do
 		times[faf$threads]+="$(theirs "$threads") "
 		times[const$threads]+="$(ours "$threads" constellations) "
+		times[native$threads]+="$(ours "$threads" constellations "$tmp/knightstour-$level") "
 		times[classic$threads]+="$(ours "$threads" classic) "
 	done
 done
@@ -54,5 +60,7 @@ echo "| n = $n, $rounds rounds, best / median | 1 thread | 2 threads |"
 echo "|---|---|---|"
 echo "| NQueensFAF CpuSolver (\`run.sh $n T\`, its own solver time) | $(stats "${times[faf1]}") | $(stats "${times[faf2]}") |"
 echo "| knightstour, constellations (\`queens -method constellations -workers T $n\`) | $(stats "${times[const1]}") | $(stats "${times[const2]}") |"
+echo "| knightstour built with GOAMD64=$level, constellations | $(stats "${times[native1]}") | $(stats "${times[native2]}") |"
 echo "| knightstour, classic (\`queens -method classic -workers T $n\`) | $(stats "${times[classic1]}") | $(stats "${times[classic2]}") |"
 echo "| constellations / NQueensFAF, best times | $(ratio "${times[const1]}" "${times[faf1]}") | $(ratio "${times[const2]}" "${times[faf2]}") |"
+echo "| constellations with GOAMD64=$level / NQueensFAF, best times | $(ratio "${times[native1]}" "${times[faf1]}") | $(ratio "${times[native2]}" "${times[faf2]}") |"
