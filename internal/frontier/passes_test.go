@@ -368,3 +368,44 @@ func TestMemoryCountsRuntime(t *testing.T) {
 	}
 	runtime.KeepAlive(heap)
 }
+
+// TestRunSplitsLargePasses checks how a step's passes are made again when
+// one passes the memory limit: it is made as two, and so is every pass
+// left as large as half of it, since the plan underestimated them alike.
+func TestRunSplitsLargePasses(t *testing.T) {
+	quarter := func(i int) pass { return pass{classes: 0b11 << (2 * i), hi: 1, share: 0.25} }
+	tests := []struct {
+		name   string
+		passes []pass
+		fits   float64 // the largest share that stays within the limit
+		want   []uint64
+	}{
+		{"all fit", []pass{quarter(0), quarter(1)}, 0.3, []uint64{0b11, 0b1100}},
+		{"each too large", []pass{quarter(0), quarter(1), quarter(2)}, 0.2,
+			[]uint64{0b1, 0b10, 0b100, 0b1000, 0b10000, 0b100000}},
+		{"a small pass left as it is", []pass{quarter(0), {classes: 0b1100, hi: 1, share: 0.1}}, 0.2,
+			[]uint64{0b1, 0b10, 0b1100}},
+	}
+	for _, tt := range tests {
+		s := &stepper{r: &counter{}}
+		var made []uint64
+		tries := 0
+		err := s.run(tt.passes, true, func(p pass) error {
+			tries++
+			if p.share > tt.fits {
+				return ErrMemoryLimit
+			}
+			made = append(made, p.classes)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if diff := cmp.Diff(tt.want, made); diff != "" {
+			t.Errorf("%s: classes of the passes made (-want +got):\n%s", tt.name, diff)
+		}
+		if failed := tries - len(made); failed > 1 {
+			t.Errorf("%s: %d passes dropped, want at most 1", tt.name, failed)
+		}
+	}
+}

@@ -472,8 +472,11 @@ func (s *stepper) startPasses(fresh bool) {
 
 // run makes the passes of a step with makePass, one after the other. In a
 // step that can be made in passes (multi), a pass that passes the memory
-// limit is dropped, with what it found, and made again as two, and a
-// checkpoint is written after each pass but the last.
+// limit is dropped, with what it found, and made again as two, and so is
+// every pass left as large as half of it: they were planned from the same
+// sample, whose guess fell short (on 8x10 from the corner a square planned
+// in 4 passes took 12, each of the 4 dropped in its turn when most of it
+// was made). A checkpoint is written after each pass but the last.
 func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) error {
 	r := s.r
 	defer r.pass.Store(0)
@@ -486,7 +489,7 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) erro
 		if multi && errors.Is(err, ErrMemoryLimit) {
 			if a, b, ok := p.split(); ok {
 				undo()
-				passes = append([]pass{a, b}, passes[1:]...)
+				passes = append([]pass{a, b}, splitLarge(passes[1:], p.share/2)...)
 				continue
 			}
 		}
@@ -554,6 +557,23 @@ func (s *stepper) mark() (undo func()) {
 			w.total, w.cut = totals[i][0], totals[i][1]
 		}
 	}
+}
+
+// splitLarge returns passes with each pass whose share is at least share
+// (above 0: a pass of an older checkpoint may not know its share) split in
+// two, where it can be.
+func splitLarge(passes []pass, share float64) []pass {
+	out := make([]pass, 0, 2*len(passes))
+	for _, p := range passes {
+		if share > 0 && p.share >= share {
+			if a, b, ok := p.split(); ok {
+				out = append(out, a, b)
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // split cuts a pass in two: its classes in two sets, or, for one class,
