@@ -370,42 +370,52 @@ func TestMemoryCountsRuntime(t *testing.T) {
 }
 
 // TestRunSplitsLargePasses checks how a step's passes are made again when
-// one passes the memory limit: it is made as two, and so is every pass
-// left as large as half of it, since the plan underestimated them alike.
+// one passes the memory limit: it is made as two, and, the first time, so
+// is every pass left as large as half of it, since the plan underestimated
+// them alike; a pass dropped later is made as two alone.
 func TestRunSplitsLargePasses(t *testing.T) {
-	quarter := func(i int) pass { return pass{classes: 0b11 << (2 * i), hi: 1, share: 0.25} }
+	quarter := func(i int) pass { return pass{classes: 0b11 << (2 * i), hi: 2, share: 0.25} }
+	type made struct {
+		classes uint64
+		lo, hi  int
+	}
 	tests := []struct {
-		name   string
-		passes []pass
-		fits   float64 // the largest share that stays within the limit
-		want   []uint64
+		name    string
+		passes  []pass
+		fits    float64 // the largest share that stays within the limit
+		want    []made
+		dropped int
 	}{
-		{"all fit", []pass{quarter(0), quarter(1)}, 0.3, []uint64{0b11, 0b1100}},
+		{"all fit", []pass{quarter(0), quarter(1)}, 0.3, []made{{0b11, 0, 2}, {0b1100, 0, 2}}, 0},
 		{"each too large", []pass{quarter(0), quarter(1), quarter(2)}, 0.2,
-			[]uint64{0b1, 0b10, 0b100, 0b1000, 0b10000, 0b100000}},
-		{"a small pass left as it is", []pass{quarter(0), {classes: 0b1100, hi: 1, share: 0.1}}, 0.2,
-			[]uint64{0b1, 0b10, 0b1100}},
+			[]made{{0b1, 0, 2}, {0b10, 0, 2}, {0b100, 0, 2}, {0b1000, 0, 2}, {0b10000, 0, 2}, {0b100000, 0, 2}}, 1},
+		{"a small pass left as it is", []pass{quarter(0), {classes: 0b1100, hi: 2, share: 0.1}}, 0.2,
+			[]made{{0b1, 0, 2}, {0b10, 0, 2}, {0b1100, 0, 2}}, 1},
+		// The halves too large as well: each is made again as two groups'
+		// ranges, in its turn, and the passes left are split only once.
+		{"halves too large", []pass{quarter(0), quarter(1)}, 0.1,
+			[]made{{0b1, 0, 1}, {0b1, 1, 2}, {0b10, 0, 1}, {0b10, 1, 2}, {0b100, 0, 1}, {0b100, 1, 2}, {0b1000, 0, 1}, {0b1000, 1, 2}}, 5},
 	}
 	for _, tt := range tests {
 		s := &stepper{r: &counter{}}
-		var made []uint64
+		var got []made
 		tries := 0
 		err := s.run(tt.passes, true, func(p pass) error {
 			tries++
 			if p.share > tt.fits {
 				return ErrMemoryLimit
 			}
-			made = append(made, p.classes)
+			got = append(got, made{p.classes, p.lo, p.hi})
 			return nil
 		})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if diff := cmp.Diff(tt.want, made); diff != "" {
-			t.Errorf("%s: classes of the passes made (-want +got):\n%s", tt.name, diff)
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(made{})); diff != "" {
+			t.Errorf("%s: the passes made (-want +got):\n%s", tt.name, diff)
 		}
-		if failed := tries - len(made); failed > 1 {
-			t.Errorf("%s: %d passes dropped, want at most 1", tt.name, failed)
+		if dropped := tries - len(got); dropped != tt.dropped {
+			t.Errorf("%s: %d passes dropped, want %d", tt.name, dropped, tt.dropped)
 		}
 	}
 }

@@ -472,14 +472,18 @@ func (s *stepper) startPasses(fresh bool) {
 
 // run makes the passes of a step with makePass, one after the other. In a
 // step that can be made in passes (multi), a pass that passes the memory
-// limit is dropped, with what it found, and made again as two, and so is
-// every pass left as large as half of it: they were planned from the same
-// sample, whose guess fell short (on 8x10 from the corner a square planned
-// in 4 passes took 12, each of the 4 dropped in its turn when most of it
-// was made). A checkpoint is written after each pass but the last.
+// limit is dropped, with what it found, and made again as two. The first
+// time, so is every pass left as large as half of it: they were planned
+// from the same sample, whose guess fell short (on 8x10 from the corner a
+// square planned in 4 passes took 12, each of the 4 dropped in its turn
+// when most of it was made). Only the first time: a half dropped again
+// tells of its own classes, and splitting all that was left again took a
+// square of 8x10 planned in 5 passes to 21, each of which reads the whole
+// layer. A checkpoint is written after each pass but the last.
 func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) error {
 	r := s.r
 	defer r.pass.Store(0)
+	dropped := false
 	for len(passes) > 0 {
 		p := passes[0]
 		r.pass.Store(int64(s.passes + 1))
@@ -489,7 +493,11 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) erro
 		if multi && errors.Is(err, ErrMemoryLimit) {
 			if a, b, ok := p.split(); ok {
 				undo()
-				passes = append([]pass{a, b}, splitLarge(passes[1:], p.share/2)...)
+				left := passes[1:]
+				if !dropped {
+					left, dropped = splitLarge(left, p.share/2), true
+				}
+				passes = append([]pass{a, b}, left...)
 				continue
 			}
 		}
