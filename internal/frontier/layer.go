@@ -228,6 +228,10 @@ func (m *memory) reached(u int64) {
 
 func (m *memory) release(bytes int64) { m.used.Add(-bytes) }
 
+// hold records bytes as used even past the limit, for memory the count
+// cannot go without; what comes after has the less room.
+func (m *memory) hold(bytes int64) { m.reached(m.used.Add(bytes) + m.runtime.Load()) }
+
 // The buffered step frees the slabs of the layer it expands while it
 // fills bins, and then fills as many slabs with the next layer: a slab
 // fresh from the kernel costs a fault and the zeroing of every page (9%
