@@ -332,7 +332,7 @@ func WithFreeEnds() Option {
 // bytes; past it the count stops with ErrMemoryLimit rather than let the
 // machine run out. The default is half the machine's memory. The bound
 // covers the states, their tables and buffers, the filters of the demands
-// a tour can still meet (about a gigabyte on 8 x 10), and what the Go heap
+// a tour can still meet (about a gigabyte on 8 x 9), and what the Go heap
 // grows by during the count past its first 16 MiB; the program itself and
 // the heap it held before the count come on top.
 func WithMemoryLimit(bytes int64) Option {

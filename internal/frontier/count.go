@@ -259,8 +259,9 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 			// The filters stay for the whole count, mapped from the kernel
 			// or, when small, on the heap that watch takes as the
 			// program's: both count against the limit, past it if need
-			// be, as the count cannot go without them. Uncounted, they
-			// took 8x10 by narrow-down at -memory 17G to 18.7 GB resident.
+			// be, as the count cannot go without them (8x9: about 1 GB).
+			// Uncounted, they took 8x10 by narrow-down at -memory 17G to
+			// 18.7 GB resident.
 			r.mem.hold(r.vb.bytes())
 			defer r.mem.release(r.vb.bytes())
 		}
