@@ -326,6 +326,10 @@ type counter struct {
 	// mergeHigh is the most memory the merge buffers of a buffered step
 	// have taken in this count (see mergeRoom).
 	mergeHigh int64
+	// planScale is how much more memory than its sample said the passes
+	// of a buffered step are planned for: the passes of one square that
+	// pass the limit tell of the next square's (see stepper.run).
+	planScale scale
 	k         int // limbs per count
 	// vb, when not nil, holds the demands that can still be finished: the
 	// counting states with other demands are dropped.

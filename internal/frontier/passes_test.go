@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"context"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"os"
@@ -417,5 +418,37 @@ func TestRunSplitsLargePasses(t *testing.T) {
 		if dropped := tries - len(got); dropped != tt.dropped {
 			t.Errorf("%s: %d passes dropped, want %d", tt.name, dropped, tt.dropped)
 		}
+		// The next step plans for more memory after a drop, once.
+		want := 1.0
+		if tt.dropped > 0 {
+			want = 1.5
+		}
+		if got := s.r.planScale.factor(); got != want {
+			t.Errorf("%s: plan scale %v after the step, want %v", tt.name, got, want)
+		}
+	}
+}
+
+// TestScale checks how the plans' scale moves: up by half at each step
+// with a drop, to at most maxScale, and back down a tenth at each step
+// whose passes held, to no less than 1.
+func TestScale(t *testing.T) {
+	var s scale
+	var got []float64
+	for _, drop := range []bool{true, true, false, true, true, true, true, false} {
+		if drop {
+			s.dropped()
+		} else {
+			s.held()
+		}
+		got = append(got, math.Round(s.factor()*1000)/1000)
+	}
+	want := []float64{1.5, 2.25, 2.025, 3.037, 4, 4, 4, 3.6}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("scales (-want +got):\n%s", diff)
+	}
+	s = 1.05
+	if s.held(); s.factor() != 1 {
+		t.Errorf("scale %v after a step that held, want 1", s.factor())
 	}
 }
