@@ -522,10 +522,10 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) erro
 }
 
 // A scale is what a plan multiplies the memory its sample foretells by,
-// learned from the passes made: on 8x10 by narrow-down, squares 46 to 50
-// were planned in 3 to 6 passes and took 9 to 17, most of their passes
-// dropped when they passed the limit and made again in halves, each pass
-// reading the whole layer. A step with a dropped pass makes the next one
+// learned from the passes made: on 8x10 by narrow-down, squares 46, 47,
+// 49 and 50 were planned in 4 to 6 passes and took 9 to 21, many of their
+// passes dropped when they passed the limit and made again in halves,
+// each pass reading the whole layer. A step with a dropped pass makes the next one
 // plan for half as much again; a step whose passes all held lets the
 // scale come back down, a tenth at a time. The zero scale is 1.
 type scale float64
