@@ -58,6 +58,10 @@ type group struct {
 	// block of chunkStates states begins in the file, and where the last
 	// one ends.
 	blocks []int64
+	// kinds is what its states hold at each window position, on packed
+	// boards (kindSet), for the passes of the next step to skip the group
+	// where it holds none of their classes; zero where not known.
+	kinds kindSet
 }
 
 // alloc returns a group of n words, not zeroed where the slab is a spare

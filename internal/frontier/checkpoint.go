@@ -80,6 +80,11 @@ type manifest struct {
 	// the merge buffers (8x10 at -memory 17G: 0.4 GB). Like Step, it is
 	// unknown to counts before it, which refuse it.
 	MergeHigh int64 `json:"merge_high,omitempty"`
+	// Kinds, when not nil, is the kinds each of Groups holds (kindSet),
+	// so that the passes of a resumed count's first step skip groups as
+	// those of a count never stopped do. Like Step, it is unknown to
+	// counts before it, which refuse it.
+	Kinds []uint64 `json:"kinds,omitempty"`
 }
 
 // partsRecord is a classParts as a checkpoint writes it: the window
@@ -174,6 +179,7 @@ type stepPart struct {
 	States int64      `json:"states"` // the new states the passes made
 	Files  []fileSum  `json:"files"`
 	Groups [][4]int64 `json:"groups"` // as in manifest, in Files
+	Kinds  []uint64   `json:"kinds,omitempty"`
 	// Parts is the classes the done passes' groups hold, by Positions
 	// (as manifest's), when the step records them.
 	Parts *partsRecord `json:"parts,omitempty"`
@@ -298,7 +304,7 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 		States: r.states[:v+1], ShardAt: r.shardAt, Kept: r.followed, Total: total, ByLength: r.byLength, Step: part,
 		Parts: cur.parts.record(cur.groups), MergeHigh: r.mergeHigh}
 	var err error
-	if m.Files, m.Groups, err = recordLayer(cur.files, cur.groups); err != nil {
+	if m.Files, m.Groups, m.Kinds, err = recordLayer(cur.files, cur.groups); err != nil {
 		return err
 	}
 	body, err := json.Marshal(m)
@@ -338,15 +344,18 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 	return nil
 }
 
-// recordLayer syncs files and returns their sizes and checksums and the
-// groups that lie in them, as a checkpoint records them.
-func recordLayer(files []*layerFile, groups []group) ([]fileSum, [][4]int64, error) {
+// recordLayer syncs files and returns their sizes and checksums, the
+// groups that lie in them and the kinds each holds (nil where none is
+// known), as a checkpoint records them.
+func recordLayer(files []*layerFile, groups []group) ([]fileSum, [][4]int64, []uint64, error) {
 	var sums []fileSum
 	var recs [][4]int64
+	var kinds []uint64
+	known := false
 	index := map[*layerFile]int64{}
 	for _, lf := range files {
 		if err := lf.f.Sync(); err != nil {
-			return nil, nil, fmt.Errorf("frontier: checkpoint: %w", err)
+			return nil, nil, nil, fmt.Errorf("frontier: checkpoint: %w", err)
 		}
 		index[lf] = int64(len(sums))
 		sums = append(sums, fileSum{Name: filepath.Base(lf.f.Name()), Size: lf.size, CRC32C: lf.crc.Sum32(), Order: lf.order.String()})
@@ -357,15 +366,20 @@ func recordLayer(files []*layerFile, groups []group) ([]fileSum, [][4]int64, err
 		}
 		i, ok := index[g.file]
 		if !ok {
-			return nil, nil, fmt.Errorf("frontier: checkpoint: a layer in memory") // cannot happen: a checkpoint spills
+			return nil, nil, nil, fmt.Errorf("frontier: checkpoint: a layer in memory") // cannot happen: a checkpoint spills
 		}
 		size := int64(0) // raw
 		if g.blocks != nil {
 			size = g.blocks[len(g.blocks)-1] - g.off
 		}
 		recs = append(recs, [4]int64{i, g.off, int64(g.words), size})
+		kinds = append(kinds, uint64(g.kinds))
+		known = known || g.kinds != 0
 	}
-	return sums, recs, nil
+	if !known {
+		kinds = nil
+	}
+	return sums, recs, kinds, nil
 }
 
 func (l *layer) owns(lf *layerFile) bool {
@@ -458,7 +472,7 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 	r.last.Store(int64(m.States[m.Squares-1]))
 	defer r.checked.Store(size)
 	cur := &layer{n: m.States[m.Squares-1]}
-	if cur.files, cur.groups, err = r.openLayer(m.Files, m.Groups, m.Stride, cur.n, raw, false); err != nil {
+	if cur.files, cur.groups, err = r.openLayer(m.Files, m.Groups, m.Kinds, m.Stride, cur.n, raw, false); err != nil {
 		return nil, nil, bad("%v", err)
 	}
 	if cur.parts, err = r.loadParts(m.Parts, m.Squares, len(cur.groups), true); err != nil {
@@ -482,7 +496,7 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 // checks their sizes and checksums and the groups in them, and returns
 // them. A part of a step's layer (part) may have files longer than the
 // checkpoint says, from a pass it was stopped in: they are cut back.
-func (r *counter) openLayer(sums []fileSum, recs [][4]int64, stride, states int, raw, part bool) (files []*layerFile, groups []group, err error) {
+func (r *counter) openLayer(sums []fileSum, recs [][4]int64, kinds []uint64, stride, states int, raw, part bool) (files []*layerFile, groups []group, err error) {
 	defer func() {
 		if err != nil {
 			for _, lf := range files {
@@ -529,8 +543,11 @@ func (r *counter) openLayer(sums []fileSum, recs [][4]int64, stride, states int,
 			}
 		}
 	}
+	if kinds != nil && len(kinds) != len(recs) {
+		return files, nil, fmt.Errorf("the kinds of %d groups for %d groups", len(kinds), len(recs))
+	}
 	n := 0
-	for _, g := range recs {
+	for i, g := range recs {
 		if raw {
 			g[1] *= 8 // a word offset
 		}
@@ -547,6 +564,11 @@ func (r *counter) openLayer(sums []fileSum, recs [][4]int64, stride, states int,
 			var err error
 			if gr.blocks, err = gr.file.blockStarts(g[1], g[3], gr.words); err != nil {
 				return files, nil, err
+			}
+		}
+		if kinds != nil {
+			if gr.kinds = kindSet(kinds[i]); !r.f.validKinds(gr.kinds) {
+				return files, nil, fmt.Errorf("a group %v of kinds %#x, not those of any states", g, kinds[i])
 			}
 		}
 		groups = append(groups, gr)
@@ -603,7 +625,7 @@ func (r *counter) openPart(m *manifest, raw bool) error {
 		return fmt.Errorf("a step's passes by positions %v whose groups hold classes by %v", p.Positions, p.Parts.Positions)
 	}
 	var err error
-	if p.files, p.groups, err = r.openLayer(p.Files, p.Groups, m.Stride, int(p.States), false, true); err != nil {
+	if p.files, p.groups, err = r.openLayer(p.Files, p.Groups, p.Kinds, m.Stride, int(p.States), false, true); err != nil {
 		return err
 	}
 	p.parts, err = r.loadParts(p.Parts, p.Square, len(p.groups), false)

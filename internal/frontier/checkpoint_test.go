@@ -432,7 +432,7 @@ func TestCheckpointHashOrder(t *testing.T) {
 	hash := *m
 	hash.Format = checkpointFormatHash
 	var err error
-	if hash.Files, hash.Groups, err = recordLayer(files, groups); err != nil {
+	if hash.Files, hash.Groups, hash.Kinds, err = recordLayer(files, groups); err != nil {
 		t.Fatal(err)
 	}
 	for i := range hash.Files {
@@ -448,6 +448,51 @@ func TestCheckpointHashOrder(t *testing.T) {
 	}
 	writeManifest(t, cfg.Checkpoint, body)
 	resumedAt(t, cfg, want, 20)
+}
+
+// TestCheckpointKinds resumes from checkpoints whose groups' kinds
+// (kindSet) are as the count wrote them, or left out as before they were
+// recorded, to the count of a run without a stop; and refuses ones whose
+// kinds no group of states could have.
+func TestCheckpointKinds(t *testing.T) {
+	tests := []struct {
+		name    string
+		edit    func(kinds []uint64) []uint64
+		refused bool
+	}{
+		{"as written", func(k []uint64) []uint64 { return k }, false},
+		{"left out", func([]uint64) []uint64 { return nil }, false},
+		{"one short", func(k []uint64) []uint64 { return k[1:] }, true},
+		{"a position without a kind", func(k []uint64) []uint64 { k[0] &^= 7 << 8; return k }, true},
+		{"past the window", func(k []uint64) []uint64 { k[0] |= 1 << 63; return k }, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30}
+			cfg, want, m, cur := stoppedAt(t, cfg, 20)
+			for _, lf := range cur.files {
+				lf.f.Close()
+			}
+			if len(m.Kinds) != len(m.Groups) || slices.Contains(m.Kinds, 0) {
+				t.Fatalf("the checkpoint records the kinds of %d of %d groups: %x", len(m.Kinds), len(m.Groups), m.Kinds)
+			}
+			m.Kinds = tt.edit(m.Kinds)
+			body, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeManifest(t, cfg.Checkpoint, body)
+			if !tt.refused {
+				resumedAt(t, cfg, want, 20)
+				return
+			}
+			if _, err := Count(context.Background(), cfg); !errors.Is(err, ErrCheckpoint) {
+				t.Fatalf("resumed with %v, want ErrCheckpoint", err)
+			} else {
+				t.Log(err)
+			}
+		})
+	}
 }
 
 // TestCheckpointCheckedProgress checks what a resumed count's progress

@@ -18,9 +18,11 @@ import (
 // squares that leave. Every new state inherits the class of the states it
 // comes from, so the passes make disjoint parts of the next layer and
 // each state is expanded once. A pass reads the layer back from disk and
-// skips the states of other classes after a look at their keys; where
-// the layer was itself made in passes by the same classes, it reads only
-// the groups that hold its own (classParts, below).
+// skips the states of other classes after a look at their keys. It reads
+// only the groups that may hold its own: by the kinds each group holds
+// (kindSet, below), and where the layer was itself made in passes by the
+// same classes, by the classes of the pass that made the group
+// (classParts).
 //
 // A class too large for one pass is made in several, each keeping a range
 // of groups: those expand the class again, which the plan keeps to the
@@ -269,6 +271,74 @@ func pow(b uint64, e int) uint64 {
 // take reports whether a pass of classes expands the state of key.
 func (c *classifier) take(classes, key uint64) bool {
 	return classes == allClasses || classes>>c.class(key)&1 != 0
+}
+
+// A kindSet tells which kinds (see kind) the states of a group hold at
+// each window position of a packed key: bit 4p+k is set where some state
+// has kind k at position p. A group of a buffered step holds the states
+// of a few demands (grouping), which share their kinds, so most groups
+// hold only a few classes of the next step's passes, and a pass skips the
+// groups that hold none of its own without reading them. Without it a
+// pass read and decoded most of the layer from disk (12 GB at the widest
+// square of 8x10 from the corner, about 30 s), whatever its share: 7x7
+// from the corner by the narrow sweep, in passes of a tenth of a layer,
+// skipped 46% of the pieces of the layers it read by classParts alone,
+// and skips 81% with the kinds. The zero kindSet is unknown: a group held
+// in memory, one of a checkpoint from before kinds were recorded, or one
+// of a board whose keys are not packed.
+type kindSet uint64
+
+// kindsOf returns the kinds the states of entries (stride words each)
+// hold, on a packed board; 0 (unknown) on others.
+func (f *board) kindsOf(entries []uint64, stride int) kindSet {
+	if !f.packed {
+		return 0
+	}
+	var free, done, end uint64
+	for i := 0; i < len(entries); i += stride {
+		x := entries[i] & f.nibbles
+		used, two := (x|x>>1|x>>2|x>>3)&nibbleLow, (x>>1|x>>2|x>>3)&nibbleLow
+		free |= nibbleLow &^ used
+		done |= used &^ two
+		end |= two
+	}
+	return kindSet((free | done<<1 | end<<2) & f.nibbles)
+}
+
+// validKinds reports whether ks could be the kinds of a group of states
+// of f: unknown, or on a packed board, some kind at each window position
+// and nothing else.
+func (f *board) validKinds(ks kindSet) bool {
+	if ks == 0 {
+		return true
+	}
+	x := uint64(ks)
+	return f.packed && x&^(f.nibbles&(7*nibbleLow)) == 0 && (x|x>>1|x>>2)&nibbleLow&f.nibbles == nibbleLow&f.nibbles
+}
+
+// holds returns the classes whose states a group of kinds ks may hold:
+// all, where ks is unknown.
+func (c *classifier) holds(ks kindSet) uint64 {
+	if ks == 0 || len(c.pos) == 0 {
+		return allClasses
+	}
+	n := 1
+	for range c.pos {
+		n *= 3
+	}
+	var set uint64
+	for cl := range n {
+		held := true
+		rest := cl
+		for i := len(c.pos) - 1; i >= 0 && held; i-- { // the last position is the lowest digit
+			held = ks>>(4*c.pos[i]+rest%3)&1 != 0
+			rest /= 3
+		}
+		if held {
+			set |= 1 << cl
+		}
+	}
+	return set
 }
 
 // A layer made in passes by classes holds each class in the groups of

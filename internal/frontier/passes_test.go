@@ -257,6 +257,59 @@ func keptTogether(t *testing.T, passes []pass, sets []uint64, cur *layer, part f
 	}
 }
 
+// TestKindSet checks that the classes a group's kinds allow hold the
+// class of each of its states, only those of its one state in a group of
+// one, and all of them where the kinds are unknown.
+func TestKindSet(t *testing.T) {
+	f, err := newBoard(6, 6, SweepRows) // 13 nibbles, and z above them
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.packed {
+		t.Fatal("6x6 by rows: keys not packed")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	key := func() uint64 {
+		k := rng.Uint64() &^ f.nibbles // z, or noise, above the nibbles
+		for p := range f.slots {
+			k |= uint64(rng.IntN(16)) << (4 * p)
+		}
+		return k
+	}
+	for _, pos := range [][]int{{0}, {12}, {3, 7}, {1, 5, 11}, {11, 5, 1}} {
+		c := &classifier{f: f}
+		c.setPositions(pos)
+		for _, n := range []int{1, 2, 5, 40} {
+			for range 200 {
+				entries := make([]uint64, 0, 2*n)
+				var want uint64
+				for range n {
+					k := key()
+					entries = append(entries, k, 1)
+					want |= 1 << c.class(k)
+				}
+				got := c.holds(f.kindsOf(entries, 2))
+				if got&want != want {
+					t.Fatalf("positions %v, %d states: holds %b, not all of their classes %b", pos, n, got, want)
+				}
+				if n == 1 && got != want {
+					t.Fatalf("positions %v, one state of class %b: holds %b", pos, want, got)
+				}
+			}
+		}
+	}
+	c := &classifier{f: f}
+	c.setPositions([]int{2})
+	g, err := newBoard(8, 8, SweepRows) // base 11
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []uint64{c.holds(0), c.holds(g.kindsOf([]uint64{5, 1}, 2)), (&classifier{f: f}).holds(f.kindsOf([]uint64{5, 1}, 2))}
+	if diff := cmp.Diff([]uint64{allClasses, allClasses, allClasses}, got); diff != "" {
+		t.Errorf("unknown kinds, a base-11 board, no positions: (-want +got)\n%s", diff)
+	}
+}
+
 // BenchmarkClass tells the classes of 8x8 keys (base 11) by three window
 // positions, which every pass of a lean step in passes does for every
 // state of the layer it reads.

@@ -285,9 +285,14 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 		defer r.expanded.Add(1)
 		w := s.ws[wi]
 		p := s.pieces[i]
+		gr := s.cur.groups[p.g]
 		take := classes
-		if s.aligned {
-			switch held := s.cur.parts.classesOf(p.g); {
+		if classes != allClasses {
+			held := s.classes.holds(gr.kinds)
+			if s.aligned {
+				held &= s.cur.parts.classesOf(p.g)
+			}
+			switch {
 			case held&classes == 0:
 				if r.cfg.onSkip != nil {
 					r.cfg.onSkip()
@@ -297,7 +302,6 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 				take = allClasses // all of them are: no state's class to tell
 			}
 		}
-		gr := s.cur.groups[p.g]
 		entries := gr.entries
 		lo, hi := p.lo*stride, p.hi*stride
 		if gr.file != nil {
@@ -355,6 +359,7 @@ func (s *stepper) place(wi, at, n int, fill func([]uint64)) error {
 		if dense, err = s.files[wi].write(s.scratch[wi][:n]); err != nil {
 			return err
 		}
+		dense.kinds = r.f.kindsOf(s.scratch[wi][:n], r.k+1) // for the next step's passes
 		if n > keepStates*(r.k+1) {
 			s.scratch[wi] = nil // a giant group's: not kept (see keepStates)
 		}
@@ -565,7 +570,7 @@ func (s *stepper) savePart(left []pass) error {
 		}
 	}
 	var err error
-	if part.Files, part.Groups, err = recordLayer(s.out.files, s.out.groups); err != nil {
+	if part.Files, part.Groups, part.Kinds, err = recordLayer(s.out.files, s.out.groups); err != nil {
 		return err
 	}
 	if err := r.saveCheckpoint(s.v-1, s.cur, s.total, part); err != nil {
