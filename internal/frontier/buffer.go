@@ -3,7 +3,6 @@ package frontier
 import (
 	"math/bits"
 	"sync"
-	"sync/atomic"
 )
 
 // The buffered step is the fast one where memory is plentiful: workers
@@ -61,8 +60,6 @@ type emitter struct {
 	gbits  uint
 	// overLimit records that a bin took memory beyond the limit.
 	overLimit bool
-	// filled is the bytes of the bins filled, for the pass's forecast.
-	filled atomic.Int64
 }
 
 // keep makes the emitter keep only the states of groups [lo, hi) of
@@ -106,7 +103,6 @@ func (e *emitter) put(g int, key uint64, val []uint64) {
 	if len(s)+e.k+1 > cap(s) {
 		if s != nil {
 			e.full[g] = append(e.full[g], s)
-			e.filled.Add(int64(cap(s)) * 8)
 		}
 		var ok bool
 		if s, ok = e.pool.get(); !ok {
@@ -124,9 +120,6 @@ func (e *emitter) put(g int, key uint64, val []uint64) {
 // take appends bucket g's bins to parts and forgets them.
 func (e *emitter) take(g int, parts [][]uint64) [][]uint64 {
 	parts = append(parts, e.full[g]...)
-	for _, b := range e.full[g] {
-		e.filled.Add(-int64(cap(b)) * 8)
-	}
 	if e.cur[g] != nil {
 		parts = append(parts, e.cur[g])
 	}
@@ -181,13 +174,6 @@ func (p *binPool) held() int64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return int64(len(p.made)) * int64(p.words) * 8
-}
-
-// inUse returns the bytes of the pool's bins in use.
-func (p *binPool) inUse() int64 {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return int64(len(p.made)-len(p.free)) * int64(p.words) * 8
 }
 
 // put takes back bins. It drops those get made on the Go heap past the

@@ -113,12 +113,6 @@ type Config struct {
 	// pass does not read, its groups holding none of the pass's classes
 	// (classParts), on a worker: for tests that check passes skip.
 	onSkip func()
-	// onForeseen, when not nil, is called when a forecast foresees that
-	// a pass will pass the memory limit, by factor: for tests.
-	onForeseen func(factor float64)
-	// forecastPieces, for tests, when above 0, is how many pieces a pass
-	// expands before its forecast speaks (forecastPieces).
-	forecastPieces int
 	// freeBytes, when not nil, stands for the file system's free space
 	// (space_linux.go), asked at every write: for tests of a disk too
 	// small for the layers.

@@ -439,21 +439,16 @@ func TestRunSplitsLargePasses(t *testing.T) {
 		fits    float64 // the largest share that stays within the limit
 		want    []made
 		dropped int
-		foresee bool // the drops are foreseen, by how far the pass is too large
 	}{
-		{"all fit", []pass{quarter(0), quarter(1)}, 0.3, []made{{0b11, 0, 2}, {0b1100, 0, 2}}, 0, false},
+		{"all fit", []pass{quarter(0), quarter(1)}, 0.3, []made{{0b11, 0, 2}, {0b1100, 0, 2}}, 0},
 		{"each too large", []pass{quarter(0), quarter(1), quarter(2)}, 0.2,
-			[]made{{0b1, 0, 2}, {0b10, 0, 2}, {0b100, 0, 2}, {0b1000, 0, 2}, {0b10000, 0, 2}, {0b100000, 0, 2}}, 1, false},
+			[]made{{0b1, 0, 2}, {0b10, 0, 2}, {0b100, 0, 2}, {0b1000, 0, 2}, {0b10000, 0, 2}, {0b100000, 0, 2}}, 1},
 		{"a small pass left as it is", []pass{quarter(0), {classes: 0b1100, hi: 2, share: 0.1}}, 0.2,
-			[]made{{0b1, 0, 2}, {0b10, 0, 2}, {0b1100, 0, 2}}, 1, false},
+			[]made{{0b1, 0, 2}, {0b10, 0, 2}, {0b1100, 0, 2}}, 1},
 		// The halves too large as well: each is made again as two groups'
 		// ranges, in its turn, and the passes left are split only once.
 		{"halves too large", []pass{quarter(0), quarter(1)}, 0.1,
-			[]made{{0b1, 0, 1}, {0b1, 1, 2}, {0b10, 0, 1}, {0b10, 1, 2}, {0b100, 0, 1}, {0b100, 1, 2}, {0b1000, 0, 1}, {0b1000, 1, 2}}, 5, false},
-		// Foreseen 2.5 times too large: made again in three parts (2.5
-		// and the margin), of which the largest is too large by 1.25.
-		{"foreseen", []pass{{classes: 0b1111, hi: 2, share: 0.5}}, 0.2,
-			[]made{{0b1, 0, 2}, {0b10, 0, 2}, {0b100, 0, 2}, {0b1000, 0, 2}}, 2, true},
+			[]made{{0b1, 0, 1}, {0b1, 1, 2}, {0b10, 0, 1}, {0b10, 1, 2}, {0b100, 0, 1}, {0b100, 1, 2}, {0b1000, 0, 1}, {0b1000, 1, 2}}, 5},
 	}
 	for _, tt := range tests {
 		s := &stepper{r: &counter{}}
@@ -462,9 +457,6 @@ func TestRunSplitsLargePasses(t *testing.T) {
 		err := s.run(tt.passes, true, func(p pass) error {
 			tries++
 			if p.share > tt.fits {
-				if tt.foresee {
-					return &foreseen{err: ErrMemoryLimit, factor: p.share / tt.fits}
-				}
 				return ErrMemoryLimit
 			}
 			got = append(got, made{p.classes, p.lo, p.hi})
@@ -486,55 +478,6 @@ func TestRunSplitsLargePasses(t *testing.T) {
 		}
 		if got := s.r.planScale.factor(); got != want {
 			t.Errorf("%s: plan scale %v after the step, want %v", tt.name, got, want)
-		}
-	}
-}
-
-// TestForecast counts 6x7 from the corner in buffered passes planned at
-// half a layer each, under a limit that holds only a part of that: the
-// passes' forecasts foresee that they will not fit, and the passes made
-// again in parts give the count of a run in memory.
-func TestForecast(t *testing.T) {
-	want := wholeCount(t, Config{Rows: 6, Cols: 7, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30})
-	for _, limit := range []int64{16 << 20} {
-		cfg := Config{Rows: 6, Cols: 7, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: limit, SpillDir: t.TempDir(),
-			passPart: 0.5, forecastPieces: 16}
-		var foreseen atomic.Int64
-		cfg.onForeseen = func(float64) { foreseen.Add(1) }
-		got, err := Count(context.Background(), cfg)
-		if err != nil {
-			t.Fatalf("limit %d MiB: %v", limit>>20, err)
-		}
-		if got.Tours.Cmp(want.Tours) != 0 || !slices.Equal(got.States, want.States) {
-			t.Errorf("limit %d MiB: %v tours, states %v; want %v, %v", limit>>20, got.Tours, got.States, want.Tours, want.States)
-		}
-		if foreseen.Load() == 0 {
-			t.Errorf("limit %d MiB: no pass foreseen too large", limit>>20)
-		}
-	}
-}
-
-// TestSplitInto checks that a pass is cut into the parts asked for, the
-// largest first, or as many as its classes and groups allow.
-func TestSplitInto(t *testing.T) {
-	tests := []struct {
-		name string
-		p    pass
-		n    int
-		want []pass
-	}{
-		{"three of three classes", pass{classes: 0b111, hi: 4, share: 0.6}, 3,
-			[]pass{{classes: 0b1, lo: 0, hi: 4, share: 0.2}, {classes: 0b10, lo: 0, hi: 4, share: 0.2}, {classes: 0b100, lo: 0, hi: 4, share: 0.2}}},
-		{"the largest part again", pass{classes: 0b1111, hi: 4, share: 0.4}, 3,
-			[]pass{{classes: 0b1, lo: 0, hi: 4, share: 0.1}, {classes: 0b10, lo: 0, hi: 4, share: 0.1}, {classes: 0b1100, lo: 0, hi: 4, share: 0.2}}},
-		{"one class, by groups", pass{classes: 0b100, lo: 2, hi: 6, share: 0.4}, 8,
-			[]pass{{classes: 0b100, lo: 2, hi: 3, share: 0.1}, {classes: 0b100, lo: 3, hi: 4, share: 0.1}, {classes: 0b100, lo: 4, hi: 5, share: 0.1}, {classes: 0b100, lo: 5, hi: 6, share: 0.1}}},
-		{"one group of one class", pass{classes: 0b100, lo: 2, hi: 3, share: 0.4}, 2,
-			[]pass{{classes: 0b100, lo: 2, hi: 3, share: 0.4}}},
-	}
-	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, tt.p.splitInto(tt.n), cmp.AllowUnexported(pass{}), cmpopts.EquateApprox(0, 1e-9)); diff != "" {
-			t.Errorf("%s: (-want +got):\n%s", tt.name, diff)
 		}
 	}
 }

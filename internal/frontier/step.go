@@ -3,7 +3,6 @@ package frontier
 import (
 	"context"
 	"errors"
-	"math"
 	"math/bits"
 	"slices"
 	"sync/atomic"
@@ -110,9 +109,6 @@ type stepper struct {
 	// states a state of it makes, unmerged, once measured (else 0).
 	sampled *sample
 	made    float64
-	// forecast, while a buffered pass of several expands, foresees
-	// whether its bins will fit.
-	forecast *forecast
 }
 
 // step adds square v to every state of cur and returns the next layer,
@@ -285,24 +281,26 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 	}
 	r.expanded.Store(0)
 	r.pieces.Store(int64(len(s.pieces)))
-	err := pool.Run(s.ctx, len(s.ws), len(s.pieces), func(wi, i int) (err error) {
+	err := pool.Run(s.ctx, len(s.ws), len(s.pieces), func(wi, i int) error {
 		defer r.expanded.Add(1)
 		w := s.ws[wi]
 		p := s.pieces[i]
 		gr := s.cur.groups[p.g]
-		take, skip := s.takes(p, classes)
-		if skip {
-			if r.cfg.onSkip != nil {
-				r.cfg.onSkip()
+		take := classes
+		if classes != allClasses {
+			held := s.classes.holds(gr.kinds)
+			if s.aligned {
+				held &= s.cur.parts.classesOf(p.g)
 			}
-			return nil
-		}
-		if s.forecast != nil {
-			defer func() {
-				if err == nil {
-					err = s.forecast.after(s)
+			switch {
+			case held&classes == 0:
+				if r.cfg.onSkip != nil {
+					r.cfg.onSkip()
 				}
-			}()
+				return nil // none of its states is of these classes
+			case held&^classes == 0:
+				take = allClasses // all of them are: no state's class to tell
+			}
 		}
 		entries := gr.entries
 		lo, hi := p.lo*stride, p.hi*stride
@@ -345,27 +343,6 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 		}
 		return s.ws[i].failure(s.v, s.cur.n)
 	})
-}
-
-// takes returns which classes of piece p's states a pass of classes
-// expands (allClasses where it need not tell them apart), or skip where
-// the piece's group holds none of them, by its kinds and, for aligned
-// passes, by the classes of the pass that made it.
-func (s *stepper) takes(p piece, classes uint64) (take uint64, skip bool) {
-	if classes == allClasses {
-		return allClasses, false
-	}
-	held := s.classes.holds(s.cur.groups[p.g].kinds)
-	if s.aligned {
-		held &= s.cur.parts.classesOf(p.g)
-	}
-	switch {
-	case held&classes == 0:
-		return 0, true // none of its states is of these classes
-	case held&^classes == 0:
-		return allClasses, false // all of them are: no state's class to tell
-	}
-	return classes, false
 }
 
 // place puts group at of the next layer where it lives: in the arena, or
@@ -500,10 +477,8 @@ func (s *stepper) startPasses(fresh bool) {
 
 // run makes the passes of a step with makePass, one after the other. In a
 // step that can be made in passes (multi), a pass that passes the memory
-// limit is dropped, with what it found, and made again as two, or, where
-// its forecast foresaw it (forecast), in as many parts as it was too
-// large by, and a margin. The first time, every pass left as large as
-// half of it is split in two as well: they were planned
+// limit is dropped, with what it found, and made again as two. The first
+// time, so is every pass left as large as half of it: they were planned
 // from the same sample, whose guess fell short (on 8x10 from the corner a
 // square planned in 4 passes took 12, each of the 4 dropped in its turn
 // when most of it was made). Only the first time: a half dropped again
@@ -521,22 +496,14 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) erro
 		undo := s.mark()
 		err := makePass(p)
 		if multi && errors.Is(err, ErrMemoryLimit) {
-			n := 2
-			var fs *foreseen
-			if errors.As(err, &fs) {
-				n = max(2, int(math.Ceil(fs.factor*foreseenMargin)))
-				if r.cfg.onForeseen != nil {
-					r.cfg.onForeseen(fs.factor)
-				}
-			}
-			if parts := p.splitInto(n); len(parts) > 1 {
+			if a, b, ok := p.split(); ok {
 				undo()
 				left := passes[1:]
 				if !dropped {
 					left, dropped = splitLarge(left, p.share/2), true
 					r.planScale.dropped()
 				}
-				passes = append(parts, left...)
+				passes = append([]pass{a, b}, left...)
 				continue
 			}
 		}
@@ -646,55 +613,11 @@ func splitLarge(passes []pass, share float64) []pass {
 	return out
 }
 
-// foreseenMargin is what a foreseen pass's factor is raised by for the
-// parts it is made again in: the parts' shares are halves, not measures.
-const foreseenMargin = 1.2
-
-// splitInto cuts a pass into n parts, or as many as it has classes or
-// groups: the largest part is split again until there are n.
-func (p pass) splitInto(n int) []pass {
-	parts := []pass{p}
-	for len(parts) < n {
-		// The largest part, and of parts as large, one of several classes:
-		// a class split by groups is expanded once for each part.
-		i := -1
-		for j, q := range parts {
-			if !q.splits() {
-				continue
-			}
-			if i < 0 || q.share > parts[i].share || q.share == parts[i].share && q.classCount() > parts[i].classCount() {
-				i = j
-			}
-		}
-		if i < 0 {
-			break
-		}
-		a, b, _ := parts[i].split()
-		parts = slices.Replace(parts, i, i+1, a, b)
-	}
-	return parts
-}
-
-// classCount returns how many classes p expands (one, for all classes:
-// split cuts those by groups).
-func (p pass) classCount() int {
-	if p.classes == allClasses {
-		return 1
-	}
-	return bits.OnesCount64(p.classes)
-}
-
-// splits reports whether split can cut p.
-func (p pass) splits() bool {
-	_, _, ok := p.split()
-	return ok
-}
-
 // split cuts a pass in two: its classes in two sets, or, for one class,
-// its groups in two ranges; each part's share is the pass's in proportion
-// to its classes or groups.
+// its groups in two ranges.
 func (p pass) split() (a, b pass, ok bool) {
 	a, b = p, p
+	a.share, b.share = p.share/2, p.share/2
 	if n := bits.OnesCount64(p.classes); n > 1 && p.classes != allClasses {
 		var low uint64
 		m := p.classes
@@ -703,15 +626,11 @@ func (p pass) split() (a, b pass, ok bool) {
 			m &= m - 1
 		}
 		a.classes, b.classes = low, p.classes&^low
-		a.share = p.share * float64(n/2) / float64(n)
-		b.share = p.share - a.share
 		return a, b, true
 	}
 	if p.hi-p.lo > 1 {
 		a.hi = (p.lo + p.hi) / 2
 		b.lo = a.hi
-		a.share = p.share * float64(a.hi-a.lo) / float64(p.hi-p.lo)
-		b.share = p.share - a.share
 		return a, b, true
 	}
 	return p, p, false
@@ -903,10 +822,6 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 	base := len(s.out.groups)
 	s.out.groups = append(s.out.groups, make([]group, p.hi-p.lo)...)
 	s.passes++
-	if !freeCur && !s.final && p.splits() {
-		s.forecast = s.newForecast(p.classes)
-		defer func() { s.forecast = nil }()
-	}
 	err := s.expand(freeCur, p.classes, p.lo == 0)
 	if err != nil {
 		for _, w := range s.ws {
@@ -975,87 +890,6 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 	}
 	return nil
 }
-
-// A forecast tells early whether a buffered pass will fit in memory. A
-// pass whose bins pass the memory limit is dropped and made again in
-// parts; found only when the limit was reached, that cost most of a pass
-// (on 8x11 from the corner, square 46: a pass of five dropped at 86%).
-// The bins grow with the pieces expanded, whose states are spread evenly
-// over the pass's classes, so once an eighth of the pass's pieces is done
-// the bins it holds tell what it will hold at its end.
-type forecast struct {
-	pieces int64        // the pieces the pass expands
-	done   atomic.Int64 // of them, expanded
-}
-
-// A forecast speaks once the pass has expanded forecastPieces pieces and
-// 1/forecastFrom of its own, and then every forecastEvery pieces: groups
-// differ in how many new states their states make, and the first pieces
-// of a pass of a few hundred (6x7 from the corner) foretold bins that
-// passed the limit in passes that stayed within it.
-const (
-	forecastPieces = 256
-	forecastFrom   = 8
-	forecastEvery  = 16
-	forecastSlack  = 0.25
-)
-
-// newForecast returns the forecast of a pass of classes.
-func (s *stepper) newForecast(classes uint64) *forecast {
-	fc := &forecast{}
-	for _, p := range s.pieces {
-		if _, skip := s.takes(p, classes); !skip {
-			fc.pieces++
-		}
-	}
-	return fc
-}
-
-// after records a piece expanded and returns a foreseen error where the
-// bins foretell that the pass will pass the memory limit.
-func (fc *forecast) after(s *stepper) error {
-	r := s.r
-	done := fc.done.Add(1)
-	least := int64(forecastPieces)
-	if r.cfg.forecastPieces > 0 {
-		least = int64(r.cfg.forecastPieces)
-	}
-	if done%forecastEvery != 0 || done < least || done*forecastFrom < fc.pieces || r.pool == nil {
-		return nil
-	}
-	// The bins filled grow with the pieces; the bins being filled, one a
-	// bucket of each worker at most, do not.
-	filled := int64(0)
-	for _, w := range s.ws {
-		filled += w.buffered.filled.Load()
-	}
-	filling := max(0, r.pool.inUse()-filled)
-	need := float64(filled)*float64(fc.pieces)/float64(done) + float64(filling)
-	// They may take what the limit leaves beside everything else the
-	// count holds and the room kept for the merge buffers.
-	room := r.mem.limit - r.mergeRoom() - (r.mem.held() - r.pool.held())
-	// The further the pass, the surer the forecast: early on it speaks
-	// only of a pass too large by a margin.
-	sure := 1 + forecastSlack*(1-float64(done)/float64(fc.pieces))
-	if room > 0 && need <= float64(room)*sure {
-		return nil
-	}
-	factor := 2.0 // no room left: the limit is reached at once
-	if room > 0 {
-		factor = need / float64(room)
-	}
-	return &foreseen{err: r.memoryError(s.v, s.cur.n), factor: factor}
-}
-
-// foreseen reports a pass that would pass the memory limit, by factor,
-// before its end: run makes it again in as many parts.
-type foreseen struct {
-	err    error // an ErrMemoryLimit
-	factor float64
-}
-
-func (f *foreseen) Error() string { return f.err.Error() }
-func (f *foreseen) Unwrap() error { return f.err }
 
 // bufferedShare returns the share of the next layer each pass of a
 // buffered step may make, when the step's bins would pass the memory
