@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 )
@@ -308,15 +310,8 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 	if m.Files, m.Groups, m.Kinds, err = recordLayer(cur.files, cur.groups); err != nil {
 		return err
 	}
-	body, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	// The trailer is written after the body, not appended to it: on 8
-	// rows the body is over 100 MB, and appending copied it.
-	trailer := fmt.Appendf(nil, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoli))
 	tmp := r.cfg.Checkpoint + ".tmp"
-	if err := writeSynced(tmp, body, trailer); err != nil {
+	if err := storeManifest(tmp, &m); err != nil {
 		return fmt.Errorf("frontier: checkpoint: %w", err)
 	}
 	if err := os.Rename(tmp, r.cfg.Checkpoint); err != nil {
@@ -344,18 +339,120 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 			r.kept = append(r.kept, lf)
 		}
 	}
-	// The manifest's encoding leaves garbage of several times its size,
-	// which the collector takes but the runtime keeps from the kernel for
-	// minutes, and which the limit did not see: the bins of the passes
-	// after it come from the pool, so nothing sampled the runtime. A
-	// manifest of 3.4 million groups (a square of 8x11 from the corner in
-	// 13 passes) is 145 MB, and its encoding left 650 MB held after a
-	// collection; the count held 18,871,052 kB resident at -memory 17G
-	// (17,825,792 kB), at the end of that square. Given back at once, and
-	// the limit told.
+	// The lists of the manifest's groups are garbage now: given back at
+	// once, and the limit told (see storeManifest).
 	debug.FreeOSMemory()
 	r.mem.sampleRuntime()
 	return nil
+}
+
+// storeManifest writes m to a new file name, synced, with its CRC in a
+// trailer: the JSON json.Marshal gives, but with the lists of groups and
+// their kinds written a group at a time. On 8 rows they are millions long
+// (3.4 million groups after a square of 8x11 from the corner made in 13
+// passes: a manifest of 145 MB). json.Marshal's buffers for such a one
+// left the Go runtime holding 896 MB more (runtimeHeld, measured by a
+// throwaway test), where this holds nothing more. The limit did not see
+// that memory: the bins of the passes after a checkpoint come from the
+// pool, so nothing sampled the runtime, and that count held 18,871,052
+// kB resident at -memory 17G (17,825,792 kB).
+func storeManifest(name string, m *manifest) error {
+	// The manifest without its lists, each marked by a stand-in that no
+	// manifest holds, whose place the list then takes.
+	type list struct {
+		mark  string
+		write func(w *bufio.Writer)
+	}
+	var lists []list
+	head := *m
+	var step stepPart
+	if m.Step != nil {
+		step = *m.Step
+		head.Step = &step
+	}
+	for i, gs := range []*[][4]int64{&head.Groups, &step.Groups} {
+		if *gs == nil {
+			continue
+		}
+		groups := *gs
+		*gs = [][4]int64{{-1, -1, -1, int64(-1 - i)}}
+		lists = append(lists, list{fmt.Sprintf(`"groups":[[-1,-1,-1,%d]]`, -1-i), func(w *bufio.Writer) {
+			w.WriteString(`"groups":[`)
+			var b [96]byte
+			for j, g := range groups {
+				out := b[:0]
+				if j > 0 {
+					out = append(out, ',')
+				}
+				out = append(out, '[')
+				for k, x := range g {
+					if k > 0 {
+						out = append(out, ',')
+					}
+					out = strconv.AppendInt(out, x, 10)
+				}
+				w.Write(append(out, ']'))
+			}
+			w.WriteByte(']')
+		}})
+	}
+	for i, ks := range []*[]uint64{&head.Kinds, &step.Kinds} {
+		if *ks == nil {
+			continue
+		}
+		kinds := *ks
+		*ks = []uint64{1<<63 + uint64(i)} // no kindSet: past every window
+		lists = append(lists, list{fmt.Sprintf(`"kinds":[%d]`, uint64(1<<63)+uint64(i)), func(w *bufio.Writer) {
+			w.WriteString(`"kinds":[`)
+			var b [24]byte
+			for j, k := range kinds {
+				out := b[:0]
+				if j > 0 {
+					out = append(out, ',')
+				}
+				w.Write(strconv.AppendUint(out, k, 10))
+			}
+			w.WriteByte(']')
+		}})
+	}
+	body, err := json.Marshal(&head)
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	crc := crc32.New(castagnoli)
+	w := bufio.NewWriterSize(io.MultiWriter(f, crc), 1<<20)
+	for len(lists) > 0 {
+		// The first stand-in left in body.
+		first, at := 0, -1
+		for i, l := range lists {
+			if j := bytes.Index(body, []byte(l.mark)); j >= 0 && (at < 0 || j < at) {
+				first, at = i, j
+			}
+		}
+		if at < 0 {
+			return fmt.Errorf("a list of the manifest has no place in it") // cannot happen
+		}
+		w.Write(body[:at])
+		lists[first].write(w)
+		body = body[at+len(lists[first].mark):]
+		lists = slices.Delete(lists, first, first+1)
+	}
+	w.Write(body)
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(f, "\ncrc32c %08x\n", crc.Sum32()); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // recordLayer syncs files and returns their sizes and checksums, the
@@ -403,26 +500,6 @@ func (l *layer) owns(lf *layerFile) bool {
 		}
 	}
 	return false
-}
-
-// writeSynced writes parts, one after the other, to a new file name and
-// syncs it.
-func writeSynced(name string, parts ...[]byte) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	for _, data := range parts {
-		if _, err := f.Write(data); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // loadCheckpoint reads the checkpoint, if there is one, and checks it

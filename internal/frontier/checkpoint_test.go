@@ -495,6 +495,48 @@ func TestCheckpointKinds(t *testing.T) {
 	}
 }
 
+// TestStoreManifest checks that a manifest written a list at a time is
+// what json.Marshal makes of it, with its CRC.
+func TestStoreManifest(t *testing.T) {
+	groups := [][4]int64{{0, 0, 4098, 3001}, {1, 12, 2, 0}, {0, 3001, 40, 17}}
+	kinds := []uint64{0x7777767, 0x1777777777777777, 0x6}
+	step := func(g [][4]int64, k []uint64) *stepPart {
+		return &stepPart{Square: 9, GroupBits: 4, Buffered: true, Positions: []int{2, 5}, Left: []passRecord{{Classes: 6, Hi: 16, Share: 0.5}},
+			Passes: 1, Total: []uint64{1<<63 + 5}, Files: []fileSum{{Name: "c.9-0.layer", Size: 3041, CRC32C: 7}}, Groups: g, Kinds: k}
+	}
+	tests := []struct {
+		name string
+		m    manifest
+	}{
+		{"lists and a step's", manifest{Groups: groups, Kinds: kinds, Step: step(groups[1:], kinds[1:])}},
+		{"no kinds", manifest{Groups: groups, Step: step(groups[:1], nil)}},
+		{"no step", manifest{Groups: groups, Kinds: kinds}},
+		{"no groups", manifest{Groups: [][4]int64{}, Step: step(nil, nil)}},
+		{"nothing", manifest{}},
+	}
+	for _, tt := range tests {
+		m := tt.m
+		m.Format, m.Limbs, m.Stride, m.Squares, m.States, m.Total = checkpointFormat, 1, 2, 9, []int{1, 2, 3}, []uint64{1<<63 + 7}
+		m.Files = []fileSum{{Name: "c.8-0.layer", Size: 3041, CRC32C: 9, Order: "mix"}}
+		body, err := json.Marshal(&m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := string(fmt.Appendf(body, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoli)))
+		name := filepath.Join(t.TempDir(), "m")
+		if err := storeManifest(name, &m); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		got, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := gocmp.Diff(want, string(got)); diff != "" {
+			t.Errorf("%s: (-json.Marshal +storeManifest):\n%s", tt.name, diff)
+		}
+	}
+}
+
 // TestCheckpointCheckedProgress checks what a resumed count's progress
 // says while it reads back the checkpoint's files, which on 8 rows takes
 // minutes: the squares and states of the checkpoint, and the share of
