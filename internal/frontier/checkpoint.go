@@ -377,23 +377,16 @@ func storeManifest(name string, m *manifest) error {
 		groups := *gs
 		*gs = [][4]int64{{-1, -1, -1, int64(-1 - i)}}
 		lists = append(lists, list{fmt.Sprintf(`"groups":[[-1,-1,-1,%d]]`, -1-i), func(w *bufio.Writer) {
-			w.WriteString(`"groups":[`)
-			var b [96]byte
-			for j, g := range groups {
-				out := b[:0]
-				if j > 0 {
-					out = append(out, ',')
-				}
-				out = append(out, '[')
+			writeList(w, "groups", groups, func(b []byte, g [4]int64) []byte {
+				b = append(b, '[')
 				for k, x := range g {
 					if k > 0 {
-						out = append(out, ',')
+						b = append(b, ',')
 					}
-					out = strconv.AppendInt(out, x, 10)
+					b = strconv.AppendInt(b, x, 10)
 				}
-				w.Write(append(out, ']'))
-			}
-			w.WriteByte(']')
+				return append(b, ']')
+			})
 		}})
 	}
 	for i, ks := range []*[]uint64{&head.Kinds, &step.Kinds} {
@@ -403,16 +396,7 @@ func storeManifest(name string, m *manifest) error {
 		kinds := *ks
 		*ks = []uint64{1<<63 + uint64(i)} // no kindSet: past every window
 		lists = append(lists, list{fmt.Sprintf(`"kinds":[%d]`, uint64(1<<63)+uint64(i)), func(w *bufio.Writer) {
-			w.WriteString(`"kinds":[`)
-			var b [24]byte
-			for j, k := range kinds {
-				out := b[:0]
-				if j > 0 {
-					out = append(out, ',')
-				}
-				w.Write(strconv.AppendUint(out, k, 10))
-			}
-			w.WriteByte(']')
+			writeList(w, "kinds", kinds, func(b []byte, k uint64) []byte { return strconv.AppendUint(b, k, 10) })
 		}})
 	}
 	body, err := json.Marshal(&head)
@@ -453,6 +437,20 @@ func storeManifest(name string, m *manifest) error {
 		return err
 	}
 	return f.Close()
+}
+
+// writeList writes "key":[...] as json.Marshal does, each item by add.
+func writeList[T any](w *bufio.Writer, key string, items []T, add func([]byte, T) []byte) {
+	w.WriteString(`"` + key + `":[`)
+	b := make([]byte, 0, 96)
+	for j, x := range items {
+		b = b[:0]
+		if j > 0 {
+			b = append(b, ',')
+		}
+		w.Write(add(b, x))
+	}
+	w.WriteByte(']')
 }
 
 // recordLayer syncs files and returns their sizes and checksums, the
