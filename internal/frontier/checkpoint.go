@@ -137,10 +137,7 @@ func (r *counter) loadParts(rec *partsRecord, v, groups int, whole bool) (*class
 	if !r.f.classPositions(v, rec.Positions) {
 		return nil, bad()
 	}
-	classes := 1
-	for range rec.Positions {
-		classes *= 3
-	}
+	classes := classesBy(len(rec.Positions))
 	cp := &classParts{pos: slices.Clone(rec.Positions)}
 	next := uint64(0)
 	for _, rg := range rec.Ranges {
@@ -677,10 +674,7 @@ func (r *counter) openLayer(sums []fileSum, recs [][4]int64, kinds []uint64, str
 // opens its files.
 func (r *counter) openPart(m *manifest, raw bool) error {
 	p := m.Step
-	classes := 1
-	for range p.Positions {
-		classes *= 3
-	}
+	classes := classesBy(len(p.Positions))
 	switch {
 	case raw:
 		return errors.New("a step in passes in a checkpoint of raw layers")

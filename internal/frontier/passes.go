@@ -237,11 +237,7 @@ func chooseClasses(f *board, keep []int, sm *sample, part float64) (*classifier,
 // shares returns the part of sample in each class, each key weighed by
 // the new states it made where they were measured.
 func (c *classifier) shares(sm *sample) []float64 {
-	n := 1
-	for range c.pos {
-		n *= 3
-	}
-	sh := make([]float64, n)
+	sh := make([]float64, c.count())
 	sum := 0.0
 	for i, key := range sm.keys {
 		w := sm.weight(i)
@@ -266,6 +262,19 @@ func pow(b uint64, e int) uint64 {
 		r *= b
 	}
 	return r
+}
+
+// count returns how many classes c tells.
+func (c *classifier) count() int { return classesBy(len(c.pos)) }
+
+// classesBy returns how many classes positions window positions tell:
+// 3^positions, a kind each.
+func classesBy(positions int) int {
+	n := 1
+	for range positions {
+		n *= 3
+	}
+	return n
 }
 
 // take reports whether a pass of classes expands the state of key.
@@ -322,12 +331,8 @@ func (c *classifier) holds(ks kindSet) uint64 {
 	if ks == 0 || len(c.pos) == 0 {
 		return allClasses
 	}
-	n := 1
-	for range c.pos {
-		n *= 3
-	}
 	var set uint64
-	for cl := range n {
+	for cl := range c.count() {
 		held := true
 		rest := cl
 		for i := len(c.pos) - 1; i >= 0 && held; i-- { // the last position is the lowest digit
