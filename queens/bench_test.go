@@ -33,8 +33,8 @@ func BenchmarkCount(b *testing.B) {
 // work units of n = 15, set up once: it allocates nothing.
 func BenchmarkFill(b *testing.B) {
 	const n = 15
-	plans, units := frames(context.Background(), n, 1)
-	f := framer{n: n, plans: plans, units: units, fill: filler{stop: new(atomic.Bool)}}
+	weights, units := frames(context.Background(), n)
+	f := framer{n: n, weights: weights, units: units, fill: newFiller(n, new(atomic.Bool))}
 	b.ReportAllocs()
 	for b.Loop() {
 		f.total = 0

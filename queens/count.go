@@ -101,13 +101,15 @@ func Count(ctx context.Context, n int, opts ...Option) (Result, error) {
 			return nil
 		}
 	default:
-		plans, units := frames(ctx, n, cfg.workers)
+		weights, units := frames(ctx, n)
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
 		// The last task counts the solutions the turns leave unchanged.
 		res.AllTasks = len(units) + 1
-		newCounter = func() counter { return &framer{n: n, plans: plans, units: units, fill: filler{stop: &stop}} }
+		newCounter = func() counter {
+			return &framer{n: n, weights: weights, units: units, fill: newFiller(n, &stop)}
+		}
 		finish = func(counters []counter) error {
 			for _, c := range counters {
 				if c, ok := c.(*framer); ok {

@@ -6,11 +6,12 @@
 // board's eight rotations and reflections (OEIS A000170 and A002562), by
 // one of two methods with the same results (WithMethod):
 //
-//   - Constellations, the default from n = 16 on: every solution has one
+//   - Constellations, the default from n = 15 on: every solution has one
 //     queen on each border. The count lists those four queens'
 //     arrangements, one per class of symmetry, weighs each by the size of
-//     its class, and fills the frame between them row by row with bitmasks,
-//     the border queens' attacks on each row known in advance. The
+//     its class, and fills the frame between them with bitmasks, always at
+//     the row or column with the fewest open squares, so that a line with
+//     none ends a branch early. The
 //     solutions up to symmetry come from Burnside's lemma and two small
 //     searches for the solutions that a quarter and a half turn leave
 //     unchanged (Result.QuarterTurn, Result.HalfTurn).

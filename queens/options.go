@@ -52,7 +52,7 @@ func WithMethod(m Method) Option {
 // alone, so that n processes on any machines, each given its i, search
 // every task exactly once, and Merge adds their Results. The constellation
 // method's tens of thousands of tasks, each a constellation with a few
-// rows filled, spread evenly over the shards.
+// more queens placed, spread evenly over the shards.
 func WithShard(i, n int) Option {
 	return func(c *config) error {
 		if n < 1 || i < 0 || i >= n {

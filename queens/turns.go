@@ -20,7 +20,7 @@ package queens
 // the board leave unchanged.
 type turns struct {
 	n                 int
-	cols, sums, diffs uint64 // the columns and diagonals (row+col, row-col+n-1) taken
+	cols, sums, diffs uint64 // the columns and diagonals (row+col, col-row+n-1) taken
 	rows              uint64 // the rows taken
 	quarter, half     uint64
 	stop              func() bool
@@ -43,7 +43,7 @@ func countTurns(n int, stop func() bool) (quarter, half uint64, stopped bool) {
 // free reports whether a queen on s would be attacked by none placed.
 func (t *turns) free(s square) bool {
 	return t.rows&(1<<uint(s.row)) == 0 && t.cols&(1<<uint(s.col)) == 0 &&
-		t.sums&(1<<uint(s.row+s.col)) == 0 && t.diffs&(1<<uint(s.row-s.col+t.n-1)) == 0
+		t.sums&(1<<uint(s.row+s.col)) == 0 && t.diffs&(1<<uint(s.col-s.row+t.n-1)) == 0
 }
 
 // put places a queen on s, or takes it away if it is there.
@@ -51,7 +51,7 @@ func (t *turns) put(s square) {
 	t.rows ^= 1 << uint(s.row)
 	t.cols ^= 1 << uint(s.col)
 	t.sums ^= 1 << uint(s.row+s.col)
-	t.diffs ^= 1 << uint(s.row-s.col+t.n-1)
+	t.diffs ^= 1 << uint(s.col-s.row+t.n-1)
 }
 
 // placeAll places the queens of orbit (distinct squares) if none attacks

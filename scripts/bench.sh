@@ -146,7 +146,7 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo
 	echo "The constellation method's search alone, over the work units of n = 15 set up once (\`Fill\`): $(ms Fill), $(median Fill allocs/op) allocations."
 	echo
-	echo "The shipped binary (\`knightstour queens -workers N n\`, built with \`cmd/knightstour/default.pgo\`; \`auto\` is constellations from n = 16 on):"
+	echo "The shipped binary (\`knightstour queens -workers N n\`, built with \`cmd/knightstour/default.pgo\`; \`auto\` is constellations from n = 15 on):"
 	echo
 	echo "| n | solutions | 1 worker | 2 workers |"
 	echo "|---|---|---|---|"

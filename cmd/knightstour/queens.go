@@ -59,7 +59,7 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.SetOutput(stderr)
 	hint := "usage: knightstour queens [-unique] [-method M] [-workers N] [-shard i/n [-o FILE]] [-json] [-print] N   (for example: knightstour queens 12)\nRun 'knightstour queens -h' for the flags.\n"
 	unique := fs.Bool("unique", false, "print only the number of solutions up to rotation and reflection")
-	methodName := fs.String("method", queens.Auto.String(), "how to count: constellations, classic, or auto (constellations from n = 16 on); same counts, other tasks")
+	methodName := fs.String("method", queens.Auto.String(), "how to count: constellations, classic, or auto (constellations from n = 15 on); same counts, other tasks")
 	output := fs.String("o", "", "write the -json result to FILE (whole or absent); if FILE already holds this count's result, check it and count nothing")
 	workers := fs.Int("workers", 0, "goroutines (default: all cores)")
 	var shard shardFlag
