@@ -115,13 +115,40 @@ func TestImages(t *testing.T) {
 				for _, q := range set.all() {
 					fr = fr.with(n, q)
 				}
-				counts = append(counts, f.count(fr.rows, fr.cols, fr.sums, fr.diffs))
+				counts = append(counts, f.count(fr))
 			}
 			for _, c := range counts[1:] {
 				if c != counts[0] {
 					t.Fatalf("n=%d: %v: images have %v solutions", n, k, counts)
 				}
 			}
+		}
+	}
+}
+
+// TestUnits checks that the work units split each constellation's search
+// without loss or overlap: for n = 14 and 15, which have more units than
+// constellations, the units' counts add up to the constellations' counted
+// whole, weighed alike.
+func TestUnits(t *testing.T) {
+	for _, n := range []int{14, 15} {
+		weights, us := frames(context.Background(), n)
+		f := newFiller(n, new(atomic.Bool))
+		var whole, split uint64
+		ks, _ := constellations(n, func() bool { return false })
+		for i, k := range ks {
+			var fr frame
+			set := k.queens(n)
+			for _, q := range set.all() {
+				fr = fr.with(n, q)
+			}
+			whole += uint64(weights[i]) * f.count(fr)
+		}
+		for _, u := range us {
+			split += uint64(weights[u.k]) * f.count(u.frame)
+		}
+		if len(us) <= len(ks) || split != whole {
+			t.Errorf("n=%d: %d units of %d constellations count %d, the constellations whole %d", n, len(us), len(ks), split, whole)
 		}
 	}
 }

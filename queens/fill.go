@@ -67,11 +67,10 @@ func newFiller(n int, stop *atomic.Bool) filler {
 	return filler{n: uint(n), full: 1<<uint(n) - 1, stop: stop}
 }
 
-// count returns the ways to complete the frame of queens on rows and cols
-// with diagonals sums and diffs, or what it found so far once f.stop is
-// set. The frame is four words rather than one struct, which keeps them
-// in registers.
-func (f *filler) count(rows, cols, sums, diffs uint64) uint64 {
+// count returns the ways to complete fr, or what it found so far once
+// f.stop is set.
+func (f *filler) count(fr frame) uint64 {
+	rows, cols, sums, diffs := fr.rows, fr.cols, fr.sums, fr.diffs
 	n1, full := f.n-1, f.full
 	var found uint64
 	for {
@@ -130,7 +129,7 @@ func (f *filler) count(rows, cols, sums, diffs uint64) uint64 {
 			y := uint(bits.TrailingZeros64(squares))
 			t := (x ^ y) & swap
 			row, col := x^t, y^t
-			found += f.count(rows|1<<(row&63), cols|1<<(col&63), sums|1<<((row+col)&63), diffs|1<<((col+n1-row)&63))
+			found += f.count(frame{rows | 1<<(row&63), cols | 1<<(col&63), sums | 1<<((row+col)&63), diffs | 1<<((col+n1-row)&63)})
 		}
 		// The last square needs no call: the loop goes on from it.
 		y := uint(bits.TrailingZeros64(squares))
@@ -183,7 +182,7 @@ func (f *framer) run(i int) {
 		return
 	}
 	u := &f.units[i]
-	f.total += uint64(f.weights[u.k]) * f.fill.count(u.rows, u.cols, u.sums, u.diffs)
+	f.total += uint64(f.weights[u.k]) * f.fill.count(u.frame)
 }
 
 func (f *framer) solutions() uint64 { return f.total }
