@@ -317,6 +317,31 @@ func hoursCell(rs []running, board string) string {
 	return cell
 }
 
+// hoursTable returns a row for each count of hours (past Figure 2's last
+// column too): the count, its tours where they are a result, and how its
+// computations stand.
+func hoursTable(rs []running) [][3]string {
+	var rows [][3]string
+	for _, r := range rs {
+		if r.Checks != "" {
+			continue
+		}
+		name := r.Mode + " " + r.Board
+		agree, other := verdict(rs, r)
+		switch {
+		case r.Found == "":
+			rows = append(rows, [3]string{name, "", fmt.Sprintf("running: %d of %d squares added", len(r.States), r.Squares)})
+		case other != "":
+			rows = append(rows, [3]string{name, "", fmt.Sprintf("found %s and %s: no result", group(r.Found), group(other))})
+		case agree > 0:
+			rows = append(rows, [3]string{name, "**" + group(r.Found) + "** ‡", fmt.Sprintf("%d agree", agree+1)})
+		default:
+			rows = append(rows, [3]string{name, "", fmt.Sprintf("found once (%s), to be confirmed", group(r.Found))})
+		}
+	}
+	return rows
+}
+
 // printRunning writes the section on the counts of hours: those still
 // running, those finished, and their second computations.
 func printRunning(out io.Writer, rs []running) {
@@ -324,6 +349,11 @@ func printRunning(out io.Writer, rs []running) {
 		return
 	}
 	fmt.Fprintf(out, "## Counts of hours\n\n")
+	fmt.Fprintf(out, "| count | tours | computations |\n|---|---|---|\n")
+	for _, row := range hoursTable(rs) {
+		fmt.Fprintf(out, "| %s | %s | %s |\n", row[0], row[1], row[2])
+	}
+	fmt.Fprintf(out, "\n")
 	for _, r := range rs {
 		peak := slices.Max(r.States)
 		agree, other := verdict(rs, r)

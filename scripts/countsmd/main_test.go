@@ -30,3 +30,23 @@ func TestHoursCell(t *testing.T) {
 		}
 	}
 }
+
+func TestHoursTable(t *testing.T) {
+	rs := []running{
+		{Board: "8x8", Mode: "corner", Found: "1234"},
+		{Board: "8x8 (second computation)", Mode: "corner", Found: "1234", Checks: "8x8"},
+		{Board: "8x9", Mode: "corner", Found: "34"},
+		{Board: "8x10", Mode: "corner", Squares: 80, States: []int64{1, 1, 2}},
+		{Board: "8x11", Mode: "corner", Found: "56"},
+		{Board: "8x11 (second computation)", Mode: "corner", Found: "57", Checks: "8x11"},
+	}
+	want := [][3]string{
+		{"corner 8x8", "**1,234** ‡", "2 agree"},
+		{"corner 8x9", "", "found once (34), to be confirmed"},
+		{"corner 8x10", "", "running: 3 of 80 squares added"},
+		{"corner 8x11", "", "found 56 and 57: no result"},
+	}
+	if diff := cmp.Diff(want, hoursTable(rs)); diff != "" {
+		t.Errorf("hoursTable (-want +got):\n%s", diff)
+	}
+}
