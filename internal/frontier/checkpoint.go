@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -88,6 +89,10 @@ type manifest struct {
 	// those of a count never stopped do. Like Step, it is unknown to
 	// counts before it, which refuse it.
 	Kinds []uint64 `json:"kinds,omitempty"`
+
+	// records, when not nil, makes Groups and Kinds as storeManifest
+	// writes them, which are then left nil.
+	records *groupRecords
 }
 
 // partsRecord is a classParts as a checkpoint writes it: the window
@@ -184,9 +189,10 @@ type stepPart struct {
 	// (as manifest's), when the step records them.
 	Parts *partsRecord `json:"parts,omitempty"`
 
-	files  []*layerFile // Files, open, once written or loaded
-	groups []group      // Groups, once loaded
-	parts  *classParts  // Parts, once loaded
+	files   []*layerFile  // Files, open, once written or loaded
+	groups  []group       // Groups, once loaded
+	records *groupRecords // as manifest's
+	parts   *classParts   // Parts, once loaded
 }
 
 // passRecord is a pass as a checkpoint writes it.
@@ -304,7 +310,7 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 		States: r.states[:v+1], ShardAt: r.shardAt, Kept: r.followed, Total: total, ByLength: r.byLength, Step: part,
 		Parts: cur.parts.record(cur.groups), MergeHigh: r.mergeHigh}
 	var err error
-	if m.Files, m.Groups, m.Kinds, err = recordLayer(cur.files, cur.groups); err != nil {
+	if m.Files, m.records, err = recordLayer(cur.files, func() []group { return cur.groups }); err != nil {
 		return err
 	}
 	tmp := r.cfg.Checkpoint + ".tmp"
@@ -336,8 +342,8 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 			r.kept = append(r.kept, lf)
 		}
 	}
-	// The lists of the manifest's groups are garbage now: given back at
-	// once, and the limit told (see storeManifest).
+	// What writing the manifest left is garbage now: given back at once,
+	// and the limit told.
 	debug.FreeOSMemory()
 	r.mem.sampleRuntime()
 	return nil
@@ -345,14 +351,17 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 
 // storeManifest writes m to a new file name, synced, with its CRC in a
 // trailer: the JSON json.Marshal gives, but with the lists of groups and
-// their kinds written a group at a time. On 8 rows they are millions long
-// (3.4 million groups after a square of 8x11 from the corner made in 13
-// passes: a manifest of 145 MB). json.Marshal's buffers for such a one
-// left the Go runtime holding 896 MB more (runtimeHeld, measured by a
-// throwaway test), where this holds nothing more. The limit did not see
-// that memory: the bins of the passes after a checkpoint come from the
-// pool, so nothing sampled the runtime, and that count held 18,871,052
-// kB resident at -memory 17G (17,825,792 kB).
+// their kinds, where m or its step has records, made and written a group
+// at a time. On 8 rows they are millions long (3.4 million groups after a
+// square of 8x11 from the corner made in 13 passes: a manifest of 145
+// MB). json.Marshal's buffers for such a one left the Go runtime holding
+// 896 MB more (runtimeHeld, measured by a throwaway test), and making
+// the lists before it allocated 740 MB for 3.4 million groups (TotalAlloc;
+// now 1 MB), kept while the next pass ran (the count holds its last step
+// part), where this holds nothing more. The limit did not see that memory: the bins of the passes after
+// a checkpoint come from the pool, so nothing sampled the runtime, and
+// that count held 18,871,052 kB resident at -memory 17G (17,825,792 kB);
+// with the lists still made whole, 8x11 by narrow-down held 18,005,372.
 func storeManifest(name string, m *manifest) error {
 	// The manifest without its lists, each marked by a stand-in that no
 	// manifest holds, whose place the list then takes.
@@ -367,14 +376,18 @@ func storeManifest(name string, m *manifest) error {
 		step = *m.Step
 		head.Step = &step
 	}
-	for i, gs := range []*[][4]int64{&head.Groups, &step.Groups} {
-		if *gs == nil {
+	for i, at := range []struct {
+		groups *[][4]int64
+		kinds  *[]uint64
+		from   *groupRecords
+	}{{&head.Groups, &head.Kinds, m.records}, {&step.Groups, &step.Kinds, step.records}} {
+		if at.from == nil {
 			continue
 		}
-		groups := *gs
-		*gs = [][4]int64{{-1, -1, -1, int64(-1 - i)}}
+		recs := at.from
+		*at.groups = [][4]int64{{-1, -1, -1, int64(-1 - i)}}
 		lists = append(lists, list{fmt.Sprintf(`"groups":[[-1,-1,-1,%d]]`, -1-i), func(w *bufio.Writer) {
-			writeList(w, "groups", groups, func(b []byte, g [4]int64) []byte {
+			writeList(w, "groups", recs.records(), func(b []byte, g [4]int64) []byte {
 				b = append(b, '[')
 				for k, x := range g {
 					if k > 0 {
@@ -385,16 +398,13 @@ func storeManifest(name string, m *manifest) error {
 				return append(b, ']')
 			})
 		}})
-	}
-	for i, ks := range []*[]uint64{&head.Kinds, &step.Kinds} {
-		if *ks == nil {
-			continue
+		*at.kinds = nil
+		if recs.known {
+			*at.kinds = []uint64{1<<63 + uint64(i)} // no kindSet: past every window
+			lists = append(lists, list{fmt.Sprintf(`"kinds":[%d]`, uint64(1<<63)+uint64(i)), func(w *bufio.Writer) {
+				writeList(w, "kinds", recs.kinds(), func(b []byte, k uint64) []byte { return strconv.AppendUint(b, k, 10) })
+			}})
 		}
-		kinds := *ks
-		*ks = []uint64{1<<63 + uint64(i)} // no kindSet: past every window
-		lists = append(lists, list{fmt.Sprintf(`"kinds":[%d]`, uint64(1<<63)+uint64(i)), func(w *bufio.Writer) {
-			writeList(w, "kinds", kinds, func(b []byte, k uint64) []byte { return strconv.AppendUint(b, k, 10) })
-		}})
 	}
 	body, err := json.Marshal(&head)
 	if err != nil {
@@ -437,55 +447,105 @@ func storeManifest(name string, m *manifest) error {
 }
 
 // writeList writes "key":[...] as json.Marshal does, each item by add.
-func writeList[T any](w *bufio.Writer, key string, items []T, add func([]byte, T) []byte) {
+func writeList[T any](w *bufio.Writer, key string, items iter.Seq[T], add func([]byte, T) []byte) {
 	w.WriteString(`"` + key + `":[`)
 	b := make([]byte, 0, 96)
-	for j, x := range items {
+	first := true
+	for x := range items {
 		b = b[:0]
-		if j > 0 {
+		if !first {
 			b = append(b, ',')
 		}
+		first = false
 		w.Write(add(b, x))
 	}
 	w.WriteByte(']')
 }
 
-// recordLayer syncs files and returns their sizes and checksums, the
-// groups that lie in them and the kinds each holds (nil where none is
-// known), as a checkpoint records them.
-func recordLayer(files []*layerFile, groups []group) ([]fileSum, [][4]int64, []uint64, error) {
+// recordLayer syncs files and returns their sizes and checksums, and the
+// records of the groups that groups returns, as a checkpoint writes them.
+// groups is read again when the manifest is written: it must return the
+// same groups then.
+func recordLayer(files []*layerFile, groups func() []group) ([]fileSum, *groupRecords, error) {
 	var sums []fileSum
-	var recs [][4]int64
-	var kinds []uint64
-	known := false
-	index := map[*layerFile]int64{}
+	recs := &groupRecords{groups: groups, index: map[*layerFile]int64{}}
 	for _, lf := range files {
 		if err := lf.f.Sync(); err != nil {
-			return nil, nil, nil, fmt.Errorf("frontier: checkpoint: %w", err)
+			return nil, nil, fmt.Errorf("frontier: checkpoint: %w", err)
 		}
-		index[lf] = int64(len(sums))
+		recs.index[lf] = int64(len(sums))
 		sums = append(sums, fileSum{Name: filepath.Base(lf.f.Name()), Size: lf.size, CRC32C: lf.crc.Sum32(), Order: lf.order.String()})
 	}
-	for _, g := range groups {
+	for _, g := range groups() {
 		if g.words == 0 {
 			continue
 		}
-		i, ok := index[g.file]
-		if !ok {
-			return nil, nil, nil, fmt.Errorf("frontier: checkpoint: a layer in memory") // cannot happen: a checkpoint spills
+		if _, ok := recs.index[g.file]; !ok {
+			return nil, nil, fmt.Errorf("frontier: checkpoint: a layer in memory") // cannot happen: a checkpoint spills
 		}
-		size := int64(0) // raw
-		if g.blocks != nil {
-			size = g.blocks[len(g.blocks)-1] - g.off
+		recs.known = recs.known || g.kinds != 0
+	}
+	return sums, recs, nil
+}
+
+// settle gives p lists of its own for the records it has, which come
+// from the groups of a step under way: a step that fails frees its
+// groups before the count writes the checkpoint that holds p.
+func (p *stepPart) settle() {
+	if p == nil || p.records == nil {
+		return
+	}
+	p.Groups, p.Kinds = p.records.lists()
+	p.records = nil
+}
+
+// groupRecords is the groups of a layer on disk as a checkpoint writes
+// them, made a group at a time while the manifest is written rather than
+// held as lists (see storeManifest).
+type groupRecords struct {
+	groups func() []group
+	index  map[*layerFile]int64 // a file's place in the manifest's Files
+	known  bool                 // some group's kinds are known
+}
+
+// records yields each group with states as [file, byte offset, words,
+// bytes], bytes 0 for raw entries.
+func (r *groupRecords) records() iter.Seq[[4]int64] {
+	return func(yield func([4]int64) bool) {
+		for _, g := range r.groups() {
+			if g.words == 0 {
+				continue
+			}
+			size := int64(0) // raw
+			if g.blocks != nil {
+				size = g.blocks[len(g.blocks)-1] - g.off
+			}
+			if !yield([4]int64{r.index[g.file], g.off, int64(g.words), size}) {
+				return
+			}
 		}
-		recs = append(recs, [4]int64{i, g.off, int64(g.words), size})
-		kinds = append(kinds, uint64(g.kinds))
-		known = known || g.kinds != 0
 	}
-	if !known {
-		kinds = nil
+}
+
+// lists returns what records and kinds yield, kinds nil where no group's
+// are known: the manifest's Groups and Kinds.
+func (r *groupRecords) lists() ([][4]int64, []uint64) {
+	groups := slices.AppendSeq([][4]int64{}, r.records()) // [] in JSON, as storeManifest writes it
+	if !r.known {
+		return groups, nil
 	}
-	return sums, recs, kinds, nil
+	return groups, slices.Collect(r.kinds())
+}
+
+// kinds yields the kinds of each group that records yields.
+func (r *groupRecords) kinds() iter.Seq[uint64] {
+	return func(yield func(uint64) bool) {
+		for _, g := range r.groups() {
+			if g.words != 0 && !yield(uint64(g.kinds)) {
+				return
+			}
+		}
+	}
 }
 
 func (l *layer) owns(lf *layerFile) bool {

@@ -431,10 +431,12 @@ func TestCheckpointHashOrder(t *testing.T) {
 	}
 	hash := *m
 	hash.Format = checkpointFormatHash
+	var recs *groupRecords
 	var err error
-	if hash.Files, hash.Groups, hash.Kinds, err = recordLayer(files, groups); err != nil {
+	if hash.Files, recs, err = recordLayer(files, func() []group { return groups }); err != nil {
 		t.Fatal(err)
 	}
+	hash.Groups, hash.Kinds = recs.lists()
 	for i := range hash.Files {
 		hash.Files[i].Order = "" // format /2 has none
 	}
@@ -495,30 +497,59 @@ func TestCheckpointKinds(t *testing.T) {
 	}
 }
 
-// TestStoreManifest checks that a manifest written a list at a time is
-// what json.Marshal makes of it, with its CRC.
+// TestStoreManifest checks that a manifest whose groups are written a
+// group at a time is what json.Marshal makes of it with the lists whole,
+// with its CRC.
 func TestStoreManifest(t *testing.T) {
-	groups := [][4]int64{{0, 0, 4098, 3001}, {1, 12, 2, 0}, {0, 3001, 40, 17}}
-	kinds := []uint64{0x7777767, 0x1777777777777777, 0x6}
-	step := func(g [][4]int64, k []uint64) *stepPart {
+	f0, f1 := new(layerFile), new(layerFile)
+	gs := []group{
+		{file: f0, off: 0, words: 4098, blocks: []int64{0, 2000, 3001}, kinds: 0x7777767},
+		{}, // no states: not recorded
+		{file: f1, off: 12, words: 2, kinds: 0x1777777777777777},
+		{file: f0, off: 3001, words: 40, blocks: []int64{3001, 3018}, kinds: 0x6},
+	}
+	records := func(gs []group) *groupRecords {
+		r := &groupRecords{groups: func() []group { return gs }, index: map[*layerFile]int64{f0: 0, f1: 1}}
+		for _, g := range gs {
+			r.known = r.known || g.kinds != 0
+		}
+		return r
+	}
+	noKinds := slices.Clone(gs)
+	for i := range noKinds {
+		noKinds[i].kinds = 0
+	}
+	step := func(r *groupRecords) *stepPart {
 		return &stepPart{Square: 9, GroupBits: 4, Buffered: true, Positions: []int{2, 5}, Left: []passRecord{{Classes: 6, Hi: 16, Share: 0.5}},
-			Passes: 1, Total: []uint64{1<<63 + 5}, Files: []fileSum{{Name: "c.9-0.layer", Size: 3041, CRC32C: 7}}, Groups: g, Kinds: k}
+			Passes: 1, Total: []uint64{1<<63 + 5}, Files: []fileSum{{Name: "c.9-0.layer", Size: 3041, CRC32C: 7}}, records: r}
 	}
 	tests := []struct {
 		name string
 		m    manifest
 	}{
-		{"lists and a step's", manifest{Groups: groups, Kinds: kinds, Step: step(groups[1:], kinds[1:])}},
-		{"no kinds", manifest{Groups: groups, Step: step(groups[:1], nil)}},
-		{"no step", manifest{Groups: groups, Kinds: kinds}},
-		{"no groups", manifest{Groups: [][4]int64{}, Step: step(nil, nil)}},
+		{"lists and a step's", manifest{records: records(gs), Step: step(records(gs[1:]))}},
+		{"no kinds", manifest{records: records(noKinds), Step: step(records(noKinds[:1]))}},
+		{"no step", manifest{records: records(gs)}},
+		{"no groups", manifest{records: records(nil), Step: step(records(nil))}},
+		{"a step's lists made whole", manifest{records: records(gs), Step: &stepPart{Square: 9, Groups: [][4]int64{{0, 8, 3, 0}}, Kinds: []uint64{5}}}},
 		{"nothing", manifest{}},
 	}
 	for _, tt := range tests {
 		m := tt.m
 		m.Format, m.Limbs, m.Stride, m.Squares, m.States, m.Total = checkpointFormat, 1, 2, 9, []int{1, 2, 3}, []uint64{1<<63 + 7}
 		m.Files = []fileSum{{Name: "c.8-0.layer", Size: 3041, CRC32C: 9, Order: "mix"}}
-		body, err := json.Marshal(&m)
+		whole := m // the lists made whole, for json.Marshal
+		if m.records != nil {
+			whole.Groups, whole.Kinds = m.records.lists()
+		}
+		if m.Step != nil {
+			step := *m.Step
+			if step.records != nil {
+				step.Groups, step.Kinds = step.records.lists()
+			}
+			whole.Step = &step
+		}
+		body, err := json.Marshal(&whole)
 		if err != nil {
 			t.Fatal(err)
 		}

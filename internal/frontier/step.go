@@ -182,6 +182,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	s.out = &layer{groups: make([]group, 0, groups)} // each pass adds its groups
 	defer func() {
 		if err != nil {
+			r.part.settle() // before its groups go
 			s.out.free(r.arena)
 		}
 	}()
@@ -569,8 +570,12 @@ func (s *stepper) savePart(left []pass) error {
 			}
 		}
 	}
+	// The passes made so far have made the groups before n, which the
+	// passes after this checkpoint leave as they are (though appending
+	// theirs may move them).
+	n := len(s.out.groups)
 	var err error
-	if part.Files, part.Groups, part.Kinds, err = recordLayer(s.out.files, s.out.groups); err != nil {
+	if part.Files, part.records, err = recordLayer(s.out.files, func() []group { return s.out.groups[:n] }); err != nil {
 		return err
 	}
 	if err := r.saveCheckpoint(s.v-1, s.cur, s.total, part); err != nil {
