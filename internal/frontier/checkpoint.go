@@ -84,6 +84,12 @@ type manifest struct {
 	// the merge buffers (8x10 at -memory 17G: 0.4 GB). Like Step, it is
 	// unknown to counts before it, which refuse it.
 	MergeHigh int64 `json:"merge_high,omitempty"`
+	// PlanScale is the scale the plans of buffered passes had learned
+	// (counter.planScale): a resumed count plans its first steps as the
+	// count stopped would have, where it started again from 1 and its
+	// first steps dropped passes the scale had learned to avoid. Like
+	// Step, it is unknown to counts before it, which refuse it.
+	PlanScale float64 `json:"plan_scale,omitempty"`
 	// Kinds, when not nil, is the kinds each of Groups holds (kindSet),
 	// so that the passes of a resumed count's first step skip groups as
 	// those of a count never stopped do. Like Step, it is unknown to
@@ -308,7 +314,7 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 	}
 	m := manifest{Format: checkpointFormat, Job: r.job(), Limbs: r.k, Stride: stride, Squares: v + 1,
 		States: r.states[:v+1], ShardAt: r.shardAt, Kept: r.followed, Total: total, ByLength: r.byLength, Step: part,
-		Parts: cur.parts.record(cur.groups), MergeHigh: r.mergeHigh}
+		Parts: cur.parts.record(cur.groups), MergeHigh: r.mergeHigh, PlanScale: float64(r.planScale)}
 	var err error
 	if m.Files, m.records, err = recordLayer(cur.files, func() []group { return cur.groups }); err != nil {
 		return err
@@ -601,6 +607,8 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 		return nil, nil, bad("shards parted at square %d", m.ShardAt)
 	case m.Kept < 0 || m.ShardAt > 0 && m.Kept > m.States[m.ShardAt-1] || m.ShardAt < 0 && m.Kept != 0:
 		return nil, nil, bad("the shard followed %d states", m.Kept)
+	case !(m.PlanScale >= 0 && m.PlanScale <= maxScale) || m.MergeHigh < 0:
+		return nil, nil, bad("a plan scale of %v, merge buffers of %d bytes", m.PlanScale, m.MergeHigh)
 	}
 	for _, b := range m.ByLength {
 		if b != nil && len(b) != m.Limbs {

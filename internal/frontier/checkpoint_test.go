@@ -118,38 +118,72 @@ func TestCheckpointResume(t *testing.T) {
 	}
 }
 
-// TestCheckpointKeepsMergeRoom checks that a checkpoint records the most
-// the merge buffers took and that a count resumed from it starts from
-// that, so that its first step's bins leave them room.
-func TestCheckpointKeepsMergeRoom(t *testing.T) {
+// TestCheckpointKeepsPlan checks that a checkpoint records the most the
+// merge buffers took and the scale of the passes' plans, that a count
+// resumed from it starts from those, so that its first step's bins leave
+// the merge buffers room and its passes are planned as the stopped
+// count's would have been, and that values no count could have written
+// are refused.
+func TestCheckpointKeepsPlan(t *testing.T) {
 	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30}
 	cfg.Checkpoint = filepath.Join(t.TempDir(), "count.ckpt")
 	if err := interrupted(t, cfg, 24); !errors.Is(err, context.Canceled) {
 		t.Fatalf("stopped with %v, want context.Canceled", err)
 	}
-	body, err := os.ReadFile(cfg.Checkpoint)
+	data, err := os.ReadFile(cfg.Checkpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
+	body := data[:bytes.LastIndex(data, []byte("\ncrc32c"))]
 	var m struct {
 		MergeHigh int64 `json:"merge_high"`
 	}
-	if err := json.Unmarshal(body[:bytes.LastIndex(body, []byte("\ncrc32c"))], &m); err != nil {
+	if err := json.Unmarshal(body, &m); err != nil {
 		t.Fatal(err)
 	}
 	if m.MergeHigh <= 0 {
 		t.Fatalf("merge_high = %d after 24 buffered squares, want their merge buffers' most", m.MergeHigh)
 	}
-	r := &counter{cfg: cfg, f: mustBoard(t, cfg), mem: &memory{limit: cfg.MemoryLimit}, k: 1}
-	r.arena = &arena{mem: r.mem}
-	defer r.arena.release()
-	man, l, err := r.loadCheckpoint()
+	load := func() (*manifest, *counter, error) {
+		r := &counter{cfg: cfg, f: mustBoard(t, cfg), mem: &memory{limit: cfg.MemoryLimit}, k: 1}
+		r.arena = &arena{mem: r.mem}
+		defer r.arena.release()
+		man, l, err := r.loadCheckpoint()
+		if l != nil {
+			l.free(r.arena)
+		}
+		return man, r, err
+	}
+	man, _, err := load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.free(r.arena)
 	if man.MergeHigh != m.MergeHigh {
 		t.Errorf("loaded merge_high %d, written %d", man.MergeHigh, m.MergeHigh)
+	}
+	edit := func(field, value string) {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(body, &fields); err != nil {
+			t.Fatal(err)
+		}
+		fields[field] = json.RawMessage(value)
+		edited, err := json.Marshal(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeManifest(t, cfg.Checkpoint, edited)
+	}
+	edit("plan_scale", "2.5")
+	if man, _, err = load(); err != nil || man.PlanScale != 2.5 {
+		t.Fatalf("plan_scale 2.5: loaded %v, %v", man, err)
+	}
+	for _, bad := range []struct{ field, value string }{
+		{"plan_scale", "-1"}, {"plan_scale", "4.5"}, {"plan_scale", "1e400"}, {"merge_high", "-8"},
+	} {
+		edit(bad.field, bad.value)
+		if _, _, err := load(); !errors.Is(err, ErrCheckpoint) {
+			t.Errorf("%s %s: loaded with %v, want ErrCheckpoint", bad.field, bad.value, err)
+		}
 	}
 }
 

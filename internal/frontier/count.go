@@ -444,6 +444,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			r.peak = slices.Max(r.states)
 			r.shardAt, r.followed = m.ShardAt, m.Kept
 			r.mergeHigh = max(r.mergeHigh, m.MergeHigh)
+			r.planScale = scale(m.PlanScale)
 			copy(total, m.Total)
 			copy(r.byLength, m.ByLength)
 			r.done.Store(int64(v0))

@@ -533,7 +533,8 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) erro
 // passes dropped when they passed the limit and made again in halves,
 // each pass reading the whole layer. A step with a dropped pass makes the next one
 // plan for half as much again; a step whose passes all held lets the
-// scale come back down, a tenth at a time. The zero scale is 1.
+// scale come back down, a tenth at a time. The zero scale is 1. A
+// checkpoint records the scale, for the count resumed from it.
 type scale float64
 
 // maxScale bounds a scale: past it the sample, not the margin, is wrong.
