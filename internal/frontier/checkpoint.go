@@ -360,14 +360,14 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 // their kinds, where m or its step has records, made and written a group
 // at a time. On 8 rows they are millions long (3.4 million groups after a
 // square of 8x11 from the corner made in 13 passes: a manifest of 145
-// MB). json.Marshal's buffers for such a one left the Go runtime holding
-// 896 MB more (runtimeHeld, measured by a throwaway test), and making
-// the lists before it allocated 740 MB for 3.4 million groups (TotalAlloc;
-// now 1 MB), kept while the next pass ran (the count holds its last step
-// part), where this holds nothing more. The limit did not see that memory: the bins of the passes after
-// a checkpoint come from the pool, so nothing sampled the runtime, and
-// that count held 18,871,052 kB resident at -memory 17G (17,825,792 kB);
-// with the lists still made whole, 8x11 by narrow-down held 18,005,372.
+// MB). Measured by throwaway tests on such a manifest, json.Marshal's
+// buffers left the Go runtime holding 896 MB more (runtimeHeld), and
+// making the lists first allocated 740 MB (TotalAlloc), which the count
+// then kept through the next pass in its last step part; this allocates
+// 1 MB. The limit did not see that memory: the bins of the passes after
+// a checkpoint come from the pool, so nothing sampled the runtime. At
+// -memory 17G (17,825,792 kB) 8x11 held 18,871,052 kB resident with
+// neither fix and 18,223,412 kB with the first.
 func storeManifest(name string, m *manifest) error {
 	// The manifest without its lists, each marked by a stand-in that no
 	// manifest holds, whose place the list then takes.
