@@ -32,17 +32,20 @@ type frame struct {
 
 // with returns f with a queen on s, for an n x n board.
 func (f frame) with(n int, s square) frame {
-	f.rows |= 1 << uint(s.row)
-	f.cols |= 1 << uint(s.col)
-	f.sums |= 1 << uint(s.row+s.col)
-	f.diffs |= 1 << uint(s.col-s.row+n-1)
-	return f
+	return f.put(uint(s.row), uint(s.col), uint(n-1))
 }
 
-// rowOpen returns the columns of row on which a queen would be attacked by
-// none of f's, on a board whose columns are full.
-func (f frame) rowOpen(full uint64, row, n1 uint) uint64 {
-	return full &^ (f.cols | f.sums>>(row&63) | f.diffs>>((n1-row)&63))
+// put returns f with a queen on row, col, for a board of n1+1 squares a
+// side.
+func (f frame) put(row, col, n1 uint) frame {
+	return frame{f.rows | 1<<(row&63), f.cols | 1<<(col&63), f.sums | 1<<((row+col)&63), f.diffs | 1<<((col+n1-row)&63)}
+}
+
+// rowSquares returns the columns of open on which a queen on row x would
+// be on none of the diagonals sums and diffs, for a board of n1+1 squares
+// a side.
+func rowSquares(open, sums, diffs uint64, x, n1 uint) uint64 {
+	return open &^ (sums>>(x&63) | diffs>>((n1-x)&63))
 }
 
 // unit is a work unit: a constellation (an index into the list of them)
@@ -80,7 +83,7 @@ func (f *filler) count(fr frame) uint64 {
 				return found + 1
 			}
 			x := uint(bits.TrailingZeros64(left))
-			return found + uint64(bits.OnesCount64(full&^(cols|sums>>(x&63)|diffs>>((n1-x)&63))))
+			return found + uint64(bits.OnesCount64(rowSquares(full&^cols, sums, diffs, x, n1)))
 		}
 		open := full &^ cols // the columns without a queen
 		if rest := left & (left - 1); rest&(rest-1) == 0 {
@@ -97,7 +100,7 @@ func (f *filler) count(fr frame) uint64 {
 		var once, twice, thrice uint64
 		for ; left != 0; left &= left - 1 {
 			x := uint(bits.TrailingZeros64(left))
-			squares := open &^ (sums>>(x&63) | diffs>>((n1-x)&63))
+			squares := rowSquares(open, sums, diffs, x, n1)
 			best = min(best, uint64(bits.OnesCount64(squares))<<16|uint64(x))
 			thrice |= twice & squares
 			twice |= once & squares
@@ -118,7 +121,7 @@ func (f *filler) count(fr frame) uint64 {
 		var squares uint64 // the open squares of line x, by column or by row
 		swap := uint(0)    // all ones if line x is a column
 		if best&isColumn == 0 {
-			squares = open &^ (sums>>(x&63) | diffs>>((n1-x)&63))
+			squares = rowSquares(open, sums, diffs, x, n1)
 		} else {
 			// Column x's row r takes diagonal bit x-r+n-1 of diffs,
 			// which reversed is bit r+63-x-(n-1).
@@ -129,13 +132,14 @@ func (f *filler) count(fr frame) uint64 {
 			y := uint(bits.TrailingZeros64(squares))
 			t := (x ^ y) & swap
 			row, col := x^t, y^t
-			found += f.count(frame{rows | 1<<(row&63), cols | 1<<(col&63), sums | 1<<((row+col)&63), diffs | 1<<((col+n1-row)&63)})
+			found += f.count(frame{rows, cols, sums, diffs}.put(row, col, n1))
 		}
 		// The last square needs no call: the loop goes on from it.
 		y := uint(bits.TrailingZeros64(squares))
 		t := (x ^ y) & swap
 		row, col := x^t, y^t
-		rows, cols, sums, diffs = rows|1<<(row&63), cols|1<<(col&63), sums|1<<((row+col)&63), diffs|1<<((col+n1-row)&63)
+		next := frame{rows, cols, sums, diffs}.put(row, col, n1)
+		rows, cols, sums, diffs = next.rows, next.cols, next.sums, next.diffs
 	}
 }
 
@@ -147,8 +151,8 @@ const isColumn = 1 << 7
 func lastTwo(n1 uint, left, open, sums, diffs uint64) uint64 {
 	a := uint(bits.TrailingZeros64(left))
 	b := uint(63 - bits.LeadingZeros64(left))
-	inA := open &^ (sums>>(a&63) | diffs>>((n1-a)&63))
-	inB := open &^ (sums>>(b&63) | diffs>>((n1-b)&63))
+	inA := rowSquares(open, sums, diffs, a, n1)
+	inB := rowSquares(open, sums, diffs, b, n1)
 	u := open & -open
 	v := open ^ u
 	// Queens on a and b, b-a rows apart, attack each other when their
@@ -241,7 +245,7 @@ func split(n int, u unit, out []unit) []unit {
 	row, squares := -1, uint64(0)
 	for left := full &^ u.rows; left != 0; left &= left - 1 {
 		x := uint(bits.TrailingZeros64(left))
-		open := u.rowOpen(full, x, n1)
+		open := rowSquares(full&^u.cols, u.sums, u.diffs, x, n1)
 		if row < 0 || bits.OnesCount64(open) < bits.OnesCount64(squares) {
 			row, squares = int(x), open
 		}
