@@ -4,7 +4,9 @@
 # sweep and the narrow-down sweep. Each count keeps, in DIR:
 #
 #   NAME.json   its result (knightstour count -json), once it has finished
-#   NAME.err    its progress, then /usr/bin/time -v's report (max RSS)
+#   NAME.err    its progress, then /usr/bin/time -v's report (max RSS),
+#               for each run of it: a resumed count appends to it, after a
+#               line that says when the run began
 #   NAME/       its checkpoint and layers while it runs
 #
 # Rerun it after any stop (a machine restarted, a session over, Ctrl-C): a
@@ -57,9 +59,10 @@ for entry in "${counts[@]}"; do
 	fi
 	mkdir -p "$dir/$name"
 	echo "$name: knightstour count -method dp -json -memory $memory -checkpoint $dir/$name/ckpt $args" >&2
+	echo "== $(date -u +%FT%TZ) knightstour count -method dp -json -memory $memory -checkpoint $dir/$name/ckpt $args" >> "$dir/$name.err"
 	# shellcheck disable=SC2086 # args holds several flags
 	if /usr/bin/time -v "$bin" count -method dp -json -memory "$memory" -checkpoint "$dir/$name/ckpt" $args \
-		> "$dir/$name.json.part" 2> "$dir/$name.err"; then
+		> "$dir/$name.json.part" 2>> "$dir/$name.err"; then
 		mv "$dir/$name.json.part" "$dir/$name.json"
 		rmdir "$dir/$name" 2> /dev/null || true
 	else
