@@ -60,6 +60,8 @@ type emitter struct {
 	gbits  uint
 	// overLimit records that a bin took memory beyond the limit.
 	overLimit bool
+	// kept is how many states the emitter has kept since keep.
+	kept int64
 }
 
 // keep makes the emitter keep only the states of groups [lo, hi) of
@@ -69,6 +71,7 @@ func (e *emitter) keep(lo, hi int, gbits uint) {
 		gbits = 0
 	}
 	e.lo, e.hi, e.gbits = uint64(lo), uint64(hi), gbits
+	e.kept = 0
 }
 
 func newEmitter(buckets int, shift uint, k int, by grouping, pool *binPool) *emitter {
@@ -99,6 +102,7 @@ func (e *emitter) bucket(key uint64) (int, bool) {
 
 // put adds a state to bucket g.
 func (e *emitter) put(g int, key uint64, val []uint64) {
+	e.kept++
 	s := e.cur[g]
 	if len(s)+e.k+1 > cap(s) {
 		if s != nil {

@@ -146,7 +146,7 @@ func planPasses(f *board, v int, sm *sample, part float64, groups int) ([]pass, 
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(shares[b], shares[a]) })
 	var passes []pass
 	for _, cl := range order {
-		passes = place(passes, 1<<cl, shares[cl], part, groups)
+		passes = place(passes, 1<<cl, shares[cl], part, 0, groups)
 	}
 	if len(passes) == 1 {
 		passes[0].classes = allClasses
@@ -174,29 +174,178 @@ func (f *board) untouchedFor(v, p int) int {
 }
 
 // place adds classes, share of the next layer, to passes of at most part
-// each: into the first pass of whole groups with room for them, or a new
-// one; a set too large for one pass (a single class, as the callers
-// split larger sets) is made in ranges of the groups, at worst a group a
-// pass.
-func place(passes []pass, classes uint64, share, part float64, groups int) []pass {
+// each that keep the groups [lo, hi): into the first pass of all those
+// groups with room for them, or a new one; a set too large for one pass
+// (a single class, as the callers split larger sets) is made in ranges
+// of the groups, at worst a group a pass.
+func place(passes []pass, classes uint64, share, part float64, lo, hi int) []pass {
 	if share > part {
+		groups := hi - lo
 		n := groups
 		if part > 0 && share/part < float64(groups) {
 			n = int(share/part) + 1
 		}
 		for i := range n {
-			passes = append(passes, pass{classes: classes, lo: groups * i / n, hi: groups * (i + 1) / n, share: share / float64(n)})
+			passes = append(passes, pass{classes: classes, lo: lo + groups*i/n, hi: lo + groups*(i+1)/n, share: share / float64(n)})
 		}
 		return passes
 	}
 	for i := range passes {
-		if p := &passes[i]; p.hi-p.lo == groups && p.share+share <= part {
+		if p := &passes[i]; p.lo == lo && p.hi == hi && p.share+share <= part {
 			p.classes |= classes
 			p.share += share
 			return passes
 		}
 	}
-	return append(passes, pass{classes: classes, lo: 0, hi: groups, share: share})
+	return append(passes, pass{classes: classes, lo: lo, hi: hi, share: share})
+}
+
+// A dropMeasure is what a buffered pass had done when it passed the
+// memory limit: the new states it had kept, and the states of cur it had
+// expanded to make them.
+type dropMeasure struct {
+	kept, taken int64
+}
+
+// remake returns the passes that make again p, a pass dropped when it
+// passed the memory limit, followed by those of left, the passes after
+// it; false if p cannot be split. A buffered pass measured, when it was
+// dropped, how many new states its classes make: as many as it kept for
+// each state of cur it expanded, and the sample tells how many of cur's
+// states are of its classes. By that measure p goes into as many passes
+// as its bins need, its classes shared out by the sample, and so, the
+// first time (first), does every pass left that the same measure finds
+// too large. Halving a dropped pass blindly instead dropped pass after
+// pass: on 7x8 by narrow-down at 150 MB, a pass of four classes planned
+// for a quarter of the layer held a class that makes a quarter alone,
+// and it was dropped three times, halved each time, before the class was
+// made in ranges. Without a measure (a lean pass), p is made as two, and
+// the first time so is every pass left as large as half of it.
+func (s *stepper) remake(p pass, left []pass, first bool) ([]pass, bool) {
+	if again, ok := s.remakeMeasured(p, left, first); ok {
+		return again, true
+	}
+	a, b, ok := p.split()
+	if !ok {
+		return nil, false
+	}
+	if first {
+		left = splitLarge(left, p.share/2)
+	}
+	return append([]pass{a, b}, left...), true
+}
+
+// remakeMeasured is remake by the measure of the dropped pass, if there
+// is one and the sample to share its classes out by.
+func (s *stepper) remakeMeasured(p pass, left []pass, first bool) ([]pass, bool) {
+	d := s.dropped
+	s.dropped = nil
+	if d == nil || d.kept <= 0 || d.taken <= 0 || p.share <= 0 || s.classes == nil {
+		return nil, false
+	}
+	if s.sampled == nil {
+		sm, err := s.sample()
+		if err != nil {
+			return nil, false // halved blindly: the layer's read fails again soon
+		}
+		s.sampled = sm
+	}
+	sm := s.sampled
+	c := s.classes
+	// The states of cur in p's classes, and the share of the new states
+	// each class makes (by the states, where the sample was not measured).
+	held := c.shares(&sample{keys: sm.keys})
+	in := 1.0
+	if p.classes != allClasses {
+		in = 0
+		for m := p.classes; m != 0; m &= m - 1 {
+			if cl := bits.TrailingZeros64(m); cl < len(held) {
+				in += held[cl]
+			}
+		}
+	}
+	src := in * float64(s.cur.n)
+	if s.r.cfg.Shards > 1 && len(s.ws) > 0 && s.ws[0].shard {
+		src /= float64(s.r.cfg.Shards)
+	}
+	if src <= 0 {
+		return nil, false
+	}
+	// All p's states, by what it kept for the states it expanded: more
+	// than it kept, since it did not finish.
+	done := min(1, float64(d.taken)/src)
+	states := max(float64(d.kept)/done, float64(d.kept)*1.1)
+	room := s.binRoom() / binBytes(s.r.k)
+	if room <= 0 {
+		return nil, false
+	}
+	perShare := states / p.share // new states for a share of 1, as measured
+	shares := c.shares(sm)
+	again := refit(p, states, room, shares)
+	if len(again) < 2 {
+		return nil, false
+	}
+	for i := range again {
+		again[i].share /= perShare
+	}
+	if !first {
+		return append(again, left...), true
+	}
+	for _, q := range left {
+		qs := q.share * perShare
+		if qs <= room || q.share <= 0 {
+			again = append(again, q)
+			continue
+		}
+		more := refit(q, qs, room, shares)
+		if len(more) < 2 {
+			again = append(again, q)
+			continue
+		}
+		for i := range more {
+			more[i].share /= perShare
+		}
+		again = append(again, more...)
+	}
+	return again, true
+}
+
+// refit splits p, which makes states new states, into passes of at most
+// room new states each, their shares in new states: p's classes by first
+// fit, largest first, each making its part of states by shares (a share
+// a class), and a class too large for one pass in ranges of p's groups.
+func refit(p pass, states, room float64, shares []float64) []pass {
+	type unit struct {
+		classes uint64
+		states  float64
+	}
+	units := []unit{{p.classes, states}}
+	if n := bits.OnesCount64(p.classes); n > 1 && p.classes != allClasses {
+		units = units[:0]
+		sum := 0.0
+		for m := p.classes; m != 0; m &= m - 1 {
+			if cl := bits.TrailingZeros64(m); cl < len(shares) {
+				sum += shares[cl]
+			}
+		}
+		for m := p.classes; m != 0; m &= m - 1 {
+			cl := bits.TrailingZeros64(m)
+			part := 1 / float64(n)
+			if sum > 0 {
+				part = 0
+				if cl < len(shares) {
+					part = shares[cl] / sum
+				}
+			}
+			units = append(units, unit{1 << cl, states * part})
+		}
+		slices.SortStableFunc(units, func(a, b unit) int { return cmp.Compare(b.states, a.states) })
+	}
+	var passes []pass
+	for _, u := range units {
+		passes = place(passes, u.classes, u.states, room, p.lo, p.hi)
+	}
+	return passes
 }
 
 // chooseClasses picks, one at a time, the positions of keep whose kinds
@@ -461,7 +610,7 @@ func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sm *sample,
 	var shares []float64
 	for _, u := range units {
 		if u.share <= part || bits.OnesCount64(u.classes) < 2 {
-			passes = place(passes, u.classes, u.share, part, groups)
+			passes = place(passes, u.classes, u.share, part, 0, groups)
 			continue
 		}
 		if shares == nil {
@@ -482,7 +631,7 @@ func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sm *sample,
 			} else {
 				cl.share = u.share / float64(len(classes))
 			}
-			passes = place(passes, cl.classes, cl.share, part, groups)
+			passes = place(passes, cl.classes, cl.share, part, 0, groups)
 		}
 	}
 	return passes, c

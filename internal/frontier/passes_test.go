@@ -505,3 +505,154 @@ func TestScale(t *testing.T) {
 		t.Errorf("scale %v after a step that held, want 1", s.factor())
 	}
 }
+
+// TestSampleWeighsStates checks that the plan's sample holds each part
+// of a layer as its states do, not as its groups or pieces do: a layer
+// made in passes has as many groups in each pass, whatever its states.
+func TestSampleWeighsStates(t *testing.T) {
+	const stride = 2
+	tests := []struct {
+		name        string
+		large, many int // states of the one large group, and of each of 100 small ones
+	}{
+		{"one large group beside many small", 40000, 40},
+		{"groups alike", 500, 500},
+		{"fewer states than a sample", 30, 3},
+	}
+	for _, tt := range tests {
+		cur := &layer{}
+		add := func(n int, key uint64) {
+			entries := make([]uint64, n*stride)
+			for i := range n {
+				entries[i*stride] = key
+			}
+			cur.groups = append(cur.groups, group{entries: entries, words: len(entries)})
+			cur.n += n
+		}
+		add(tt.large, 1)
+		for range 100 {
+			add(tt.many, 2)
+		}
+		s := &stepper{r: &counter{k: 1}, cur: cur, pieces: cur.pieces(stride)}
+		sm, err := s.sample()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := min(samplePieces*sampleRun, cur.n)
+		if len(sm.keys) < want*9/10 || len(sm.keys) > want {
+			t.Errorf("%s: %d keys in the sample, want about %d", tt.name, len(sm.keys), want)
+		}
+		large := 0
+		for _, key := range sm.keys {
+			if key == 1 {
+				large++
+			}
+		}
+		got, share := float64(large)/float64(len(sm.keys)), float64(tt.large)/float64(cur.n)
+		if math.Abs(got-share) > 0.02 {
+			t.Errorf("%s: the large group is %.3f of the sample, want %.3f", tt.name, got, share)
+		}
+	}
+}
+
+// TestRefit checks how a dropped pass is made again from what it
+// measured: its classes first fit into passes of the room, largest first,
+// by their shares, and a class larger than the room in ranges of the
+// pass's groups.
+func TestRefit(t *testing.T) {
+	shares := []float64{0.1, 0.5, 0.2, 0.2}
+	tests := []struct {
+		name         string
+		p            pass
+		states, room float64
+		want         []pass
+	}{
+		{"classes apart", pass{classes: 0b1111, hi: 8, share: 0.4}, 1000, 600,
+			[]pass{{classes: 0b11, hi: 8, share: 600}, {classes: 0b1100, hi: 8, share: 400}}},
+		{"a class in ranges", pass{classes: 0b1111, hi: 8, share: 0.4}, 1000, 300,
+			[]pass{{classes: 0b10, lo: 0, hi: 4, share: 250}, {classes: 0b10, lo: 4, hi: 8, share: 250},
+				{classes: 0b101, hi: 8, share: 300}, {classes: 0b1000, hi: 8, share: 200}}},
+		{"one class", pass{classes: 0b100, lo: 4, hi: 8, share: 0.1}, 1000, 400,
+			[]pass{{classes: 0b100, lo: 4, hi: 5, share: 1000. / 3}, {classes: 0b100, lo: 5, hi: 6, share: 1000. / 3}, {classes: 0b100, lo: 6, hi: 8, share: 1000. / 3}}},
+		{"every class", pass{classes: allClasses, hi: 4, share: 1}, 1000, 600,
+			[]pass{{classes: allClasses, lo: 0, hi: 2, share: 500}, {classes: allClasses, lo: 2, hi: 4, share: 500}}},
+	}
+	for _, tt := range tests {
+		got := refit(tt.p, tt.states, tt.room, shares)
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(pass{}), cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+// TestRemakeMeasured checks that a buffered pass dropped for memory is
+// made again in passes that its measure says fit, and that the first
+// time the passes left that the same measure says are too large are
+// split too, while the others stay as they were.
+func TestRemakeMeasured(t *testing.T) {
+	f, err := newBoard(6, 6, SweepRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &classifier{f: f}
+	c.setPositions([]int{3, 5})
+	sm := &sample{keys: randomKeys(f)}
+	held := c.shares(sm)
+	const states = 1_000_000
+	room := 100_000.0 // new states a pass's bins have room for
+	r := &counter{k: 1, mem: &memory{limit: int64(room * binBytes(1))}}
+	p := pass{classes: 0b111, hi: 16, share: 0.3}
+	in := held[0] + held[1] + held[2]
+	left := []pass{{classes: 0b111000, hi: 16, share: 0.3}, {classes: 0b111000000, hi: 16, share: 0.05}}
+	for _, first := range []bool{true, false} {
+		// The pass kept 150,000 new states for the first half of its
+		// classes' states: 300,000 in all, 10^6 for a share of 1.
+		s := &stepper{r: r, cur: &layer{n: states}, classes: c, sampled: sm,
+			dropped: &dropMeasure{kept: 150_000, taken: int64(in * states / 2)}}
+		got, ok := s.remake(p, slices.Clone(left), first)
+		if !ok {
+			t.Fatalf("first %v: not made again", first)
+		}
+		var mine, rest []pass
+		for _, q := range got {
+			if q.classes&p.classes != 0 {
+				mine = append(mine, q)
+			} else {
+				rest = append(rest, q)
+			}
+		}
+		sum := 0.0
+		for _, q := range mine {
+			if q.share*1e6 > room*1.0001 {
+				t.Errorf("first %v: a pass of %.0f new states made again, room for %.0f: %+v", first, q.share*1e6, room, mine)
+			}
+			sum += q.share
+		}
+		if math.Abs(sum-0.3) > 1e-9 || len(mine) < 3 {
+			t.Errorf("first %v: made again as %+v (shares %.3f in all), want at least 3 passes of 0.3 in all", first, mine, sum)
+		}
+		coversOnce(t, append(slices.Clone(mine), pass{classes: allClasses &^ 0b111, hi: 16}), c, 16, 0)
+		want := left
+		if first { // the first pass left, 300,000 new states, split; not the second
+			want = nil
+			for _, q := range rest {
+				if q.classes&left[0].classes != 0 {
+					want = append(want, q)
+				}
+			}
+			if len(want) < 3 {
+				t.Errorf("first %v: the pass left of 300,000 new states made as %+v", first, want)
+			}
+			want = append(want, left[1])
+		}
+		if diff := cmp.Diff(want, rest, cmp.AllowUnexported(pass{})); diff != "" {
+			t.Errorf("first %v: the passes left (-want +got):\n%s", first, diff)
+		}
+	}
+	// Without a measure (a lean pass), the pass is halved.
+	s := &stepper{r: r, cur: &layer{n: states}, classes: c, sampled: sm}
+	got, _ := s.remake(p, nil, false)
+	if len(got) != 2 || got[0].share != 0.15 {
+		t.Errorf("a lean pass made again as %+v, want two halves", got)
+	}
+}

@@ -68,6 +68,19 @@ func (r *counter) newWorker(v int, shard bool) *worker {
 // piece is a run of states of one group, a worker's unit of work.
 type piece struct{ g, lo, hi int }
 
+// pieces returns the pieces of l's groups, in order, with stride words a
+// state in memory.
+func (l *layer) pieces(stride int) []piece {
+	var ps []piece
+	for g, gr := range l.groups {
+		n := gr.states(stride)
+		for lo := 0; lo < n; lo += chunkStates {
+			ps = append(ps, piece{g, lo, min(lo+chunkStates, n)})
+		}
+	}
+	return ps
+}
+
 // bufferedStates is about how many unmerged new states a group of the
 // buffered step should receive: its merge table should fit in the
 // processor's cache.
@@ -109,6 +122,11 @@ type stepper struct {
 	// states a state of it makes, unmerged, once measured (else 0).
 	sampled *sample
 	made    float64
+	// taken is the states of cur the pass in hand has expanded, and
+	// dropped what a buffered pass had done when it passed the memory
+	// limit, for remake.
+	taken   atomic.Int64
+	dropped *dropMeasure
 }
 
 // step adds square v to every state of cur and returns the next layer,
@@ -134,12 +152,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if part != nil && part.Square != v {
 		part = nil
 	}
-	for g, gr := range cur.groups {
-		n := gr.states(stride)
-		for lo := 0; lo < n; lo += chunkStates {
-			s.pieces = append(s.pieces, piece{g, lo, min(lo+chunkStates, n)})
-		}
-	}
+	s.pieces = cur.pieces(stride)
 	// A shard follows only its part of the states, from the first step
 	// with enough of them to split evenly (the same step in every shard,
 	// as the steps before are the same). r.shardAt is set only once the
@@ -282,6 +295,7 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 	}
 	r.expanded.Store(0)
 	r.pieces.Store(int64(len(s.pieces)))
+	s.taken.Store(0)
 	err := pool.Run(s.ctx, len(s.ws), len(s.pieces), func(wi, i int) error {
 		defer r.expanded.Add(1)
 		w := s.ws[wi]
@@ -312,9 +326,12 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 			}
 		}
 		kept := int64(0)
-		if tally {
-			defer func() { s.kept.Add(kept) }()
-		}
+		defer func() {
+			s.taken.Add(kept)
+			if tally {
+				s.kept.Add(kept)
+			}
+		}()
 		for j := lo; j < hi; j += stride {
 			if w.shard && hashKey(entries[j])%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
 				continue
@@ -478,14 +495,15 @@ func (s *stepper) startPasses(fresh bool) {
 
 // run makes the passes of a step with makePass, one after the other. In a
 // step that can be made in passes (multi), a pass that passes the memory
-// limit is dropped, with what it found, and made again as two. The first
-// time, so is every pass left as large as half of it: they were planned
-// from the same sample, whose guess fell short (on 8x10 from the corner a
-// square planned in 4 passes took 12, each of the 4 dropped in its turn
-// when most of it was made). Only the first time: a half dropped again
-// tells of its own classes, and splitting all that was left again took a
-// square of 8x10 planned in 5 passes to 21, each of which reads the whole
-// layer. A checkpoint is written after each pass but the last.
+// limit is dropped, with what it found, and made again in smaller ones
+// (remake). The first time, so is every pass left that is too large:
+// they were planned from the same sample, whose guess fell short (on 8x10
+// from the corner a square planned in 4 passes took 12, each of the 4
+// dropped in its turn when most of it was made). Only the first time: a
+// pass dropped again tells of its own classes, and splitting all that was
+// left again took a square of 8x10 planned in 5 passes to 21, each of
+// which reads the whole layer. A checkpoint is written after each pass
+// but the last.
 func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) error {
 	r := s.r
 	defer r.pass.Store(0)
@@ -497,14 +515,13 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) erro
 		undo := s.mark()
 		err := makePass(p)
 		if multi && errors.Is(err, ErrMemoryLimit) {
-			if a, b, ok := p.split(); ok {
+			if again, ok := s.remake(p, passes[1:], !dropped); ok {
 				undo()
-				left := passes[1:]
 				if !dropped {
-					left, dropped = splitLarge(left, p.share/2), true
+					dropped = true
 					r.planScale.dropped()
 				}
-				passes = append([]pass{a, b}, left...)
+				passes = again
 				continue
 			}
 		}
@@ -642,39 +659,84 @@ func (p pass) split() (a, b pass, ok bool) {
 	return p, p, false
 }
 
-// samplePieces and sampleRun are how many pieces of cur the plan of a
-// step's passes looks at, and how many states of each: states of a group
-// are alike (see grouping), so a sample of whole pieces, from a few
-// groups, told the classes' shares and the new states a state makes
+// samplePieces and sampleRun are how many runs of cur's states the plan
+// of a step's passes looks at, and how many states each run holds: states
+// of a group are alike (see grouping), so a sample of whole pieces, from a
+// few groups, told the classes' shares and the new states a state makes
 // badly, and passes planned from it passed the limit.
 const (
 	samplePieces = 1 << 12
 	sampleRun    = 1 << 6
 )
 
-// sample returns keys of cur spread over all of it: the first sampleRun
-// states of pieces spread over it.
+// sample returns keys of cur spread evenly over its states: runs of
+// sampleRun states at equal steps through them, or all of them where
+// they are fewer. Spread over cur's pieces instead, a run a piece, it
+// weighed each group alike, and the groups of a layer made in passes are
+// as many in each pass whatever its states: on 7x8 by narrow-down, three
+// classes that held 52, 33 and 14% of a layer made in passes were a third
+// each of that sample, and the passes planned from it were dropped for
+// memory one after the other.
 func (s *stepper) sample() (*sample, error) {
 	stride := s.r.k + 1
-	every := max(1, len(s.pieces)/samplePieces)
+	total := 0
+	for _, p := range s.pieces {
+		total += p.hi - p.lo
+	}
+	sm := &sample{}
+	if total == 0 {
+		return sm, nil
+	}
+	runs := max(1, min(samplePieces, total/sampleRun))
 	entries := make([]uint64, chunkStates*stride)
 	var buf []byte
-	sm := &sample{}
-	for i := every / 2; i < len(s.pieces); i += every {
-		p := s.pieces[i]
-		gr := s.cur.groups[p.g]
-		part := entries[:(p.hi-p.lo)*stride]
-		if gr.blocks == nil { // raw: read only the states sampled
-			part = part[:min(p.hi-p.lo, sampleRun)*stride]
-		}
-		if err := gr.file.readPiece(gr, p.lo, part, stride, &buf); err != nil {
-			return nil, err
-		}
-		for j := 0; j < min(len(part), sampleRun*stride); j += stride {
-			sm.keys = append(sm.keys, part[j])
+	at, i, read := 0, 0, -1 // the first state of piece i; the piece in entries
+	for j := range runs {
+		t := j * total / runs
+		for need := min(sampleRun, total-t); need > 0; {
+			for at+s.pieces[i].hi-s.pieces[i].lo <= t {
+				at += s.pieces[i].hi - s.pieces[i].lo
+				i++
+			}
+			p := s.pieces[i]
+			off := t - at
+			n := min(need, p.hi-p.lo-off)
+			run, err := s.readRun(p, off, n, entries, &buf, read == i)
+			if err != nil {
+				return nil, err
+			}
+			read = -1
+			if gr := s.cur.groups[p.g]; gr.file != nil && gr.blocks != nil {
+				read = i // the whole piece is in entries
+			}
+			for k := 0; k < len(run); k += stride {
+				sm.keys = append(sm.keys, run[k])
+			}
+			t, need = t+n, need-n
 		}
 	}
 	return sm, nil
+}
+
+// readRun returns n states of piece p from its state off: from memory,
+// from disk into entries, or, for a compact group, from the whole piece
+// decoded into entries, unless inEntries says it is there already.
+func (s *stepper) readRun(p piece, off, n int, entries []uint64, buf *[]byte, inEntries bool) ([]uint64, error) {
+	stride := s.r.k + 1
+	gr := s.cur.groups[p.g]
+	switch {
+	case gr.file == nil:
+		return gr.entries[(p.lo+off)*stride : (p.lo+off+n)*stride], nil
+	case gr.blocks == nil: // raw: read only the states asked for
+		run := entries[:n*stride]
+		return run, gr.file.readPiece(gr, p.lo+off, run, stride, buf)
+	}
+	if !inEntries {
+		if err := gr.file.readPiece(gr, p.lo, entries[:(p.hi-p.lo)*stride], stride, buf); err != nil {
+			return nil, err
+		}
+	}
+	return entries[off*stride : (off+n)*stride], nil
 }
 
 // leanPass makes the part p of the next layer: it expands the states of
@@ -830,6 +892,13 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 	s.passes++
 	err := s.expand(freeCur, p.classes, p.lo == 0)
 	if err != nil {
+		if errors.Is(err, ErrMemoryLimit) {
+			d := &dropMeasure{taken: s.taken.Load()}
+			for _, w := range s.ws {
+				d.kept += w.buffered.kept
+			}
+			s.dropped = d
+		}
 		for _, w := range s.ws {
 			for b := range 1 << bbits {
 				bins.put(w.buffered.take(b, nil)) // the pass is dropped: its bins go back
@@ -921,11 +990,8 @@ func (s *stepper) bufferedShare(shard bool) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	need := made * float64(s.cur.n) * float64((r.k+1)*8) * binMargin
-	room := float64(r.mem.limit - r.mem.held() - r.mergeRoom())
-	if r.pool != nil {
-		room += float64(r.pool.held()) // the bins of the step before, for this one's
-	}
+	need := made * float64(s.cur.n) * binBytes(r.k)
+	room := s.binRoom()
 	if room <= 0 || need/room > maxBufferedPasses {
 		return 0, nil
 	}
@@ -940,6 +1006,22 @@ func (s *stepper) bufferedShare(shard bool) (float64, error) {
 // the bins the workers are filling, the merge buffers, and classes whose
 // states make more new ones than the sample's.
 const binMargin = 1.15
+
+// binBytes returns the memory a buffered pass plans for each new state
+// its bins keep: a key and k limbs, and the margin.
+func binBytes(k int) float64 { return float64((k+1)*8) * binMargin }
+
+// binRoom returns the memory a buffered pass's bins may take: what the
+// limit leaves, less the room for the merge buffers, counting the pool's
+// bins as free (those of a step or pass before, for this one's).
+func (s *stepper) binRoom() float64 {
+	r := s.r
+	room := float64(r.mem.limit - r.mem.held() - r.mergeRoom())
+	if r.pool != nil {
+		room += float64(r.pool.held())
+	}
+	return room
+}
 
 // measure returns how many new states, unmerged, a state of cur makes,
 // from the expansion of a sample of cur by a worker of its own that
