@@ -275,7 +275,11 @@ func (s *stepper) remakeMeasured(p pass, left []pass, first bool) ([]pass, bool)
 	// than it kept, since it did not finish.
 	done := min(1, float64(d.taken)/src)
 	states := max(float64(d.kept)/done, float64(d.kept)*1.1)
-	room := s.binRoom() / binBytes(s.r.k)
+	// Each worker fills a bin a bucket, however few states it holds: on
+	// small layers those bins are much of the room.
+	buckets := 1 << min(s.gbits, uint(bits.TrailingZeros(maxBuckets)))
+	filling := float64(len(s.ws) * buckets * binEntries * (s.r.k + 1) * 8)
+	room := (s.binRoom() - filling) / binBytes(s.r.k)
 	if room <= 0 {
 		return nil, false
 	}
