@@ -200,27 +200,29 @@ func place(passes []pass, classes uint64, share, part float64, lo, hi int) []pas
 	return append(passes, pass{classes: classes, lo: lo, hi: hi, share: share})
 }
 
-// A dropMeasure is what a buffered pass had done when it passed the
-// memory limit: the new states it had kept, and the states of cur it had
-// expanded to make them.
+// A dropMeasure is what a pass had done when it passed the memory limit:
+// the new states it had kept (in a lean pass, distinct ones, which grow
+// more slowly than the states expanded, so that the measure errs large),
+// and the states of cur it had expanded to make them.
 type dropMeasure struct {
 	kept, taken int64
 }
 
 // remake returns the passes that make again p, a pass dropped when it
 // passed the memory limit, followed by those of left, the passes after
-// it; false if p cannot be split. A buffered pass measured, when it was
-// dropped, how many new states its classes make: as many as it kept for
-// each state of cur it expanded, and the sample tells how many of cur's
-// states are of its classes. By that measure p goes into as many passes
+// it; false if p cannot be split. A pass measured, when it was dropped,
+// how many new states its classes make: as many as it kept for each state
+// of cur it expanded, and the sample tells how many of cur's states are
+// of its classes. By that measure p goes into as many passes
 // as its bins need, its classes shared out by the sample, and so, the
 // first time (first), does every pass left that the same measure finds
 // too large. Halving a dropped pass blindly instead dropped pass after
 // pass: on 7x8 by narrow-down at 150 MB, a pass of four classes planned
 // for a quarter of the layer held a class that makes a quarter alone,
 // and it was dropped three times, halved each time, before the class was
-// made in ranges. Without a measure (a lean pass), p is made as two, and
-// the first time so is every pass left as large as half of it.
+// made in ranges. Without a measure, or where it says p fits, p is made
+// as two, and the first time so is every pass left as large as half of
+// it.
 func (s *stepper) remake(p pass, left []pass, first bool) ([]pass, bool) {
 	if again, ok := s.remakeMeasured(p, left, first); ok {
 		return again, true
@@ -275,11 +277,7 @@ func (s *stepper) remakeMeasured(p pass, left []pass, first bool) ([]pass, bool)
 	// than it kept, since it did not finish.
 	done := min(1, float64(d.taken)/src)
 	states := max(float64(d.kept)/done, float64(d.kept)*1.1)
-	// Each worker fills a bin a bucket, however few states it holds: on
-	// small layers those bins are much of the room.
-	buckets := 1 << min(s.gbits, uint(bits.TrailingZeros(maxBuckets)))
-	filling := float64(len(s.ws) * buckets * binEntries * (s.r.k + 1) * 8)
-	room := (s.binRoom() - filling) / binBytes(s.r.k)
+	room := s.passRoom()
 	if room <= 0 {
 		return nil, false
 	}
@@ -312,6 +310,21 @@ func (s *stepper) remakeMeasured(p pass, left []pass, first bool) ([]pass, bool)
 		again = append(again, more...)
 	}
 	return again, true
+}
+
+// passRoom returns how many new states a pass of the step has room for,
+// once a dropped pass has given its memory back: in a lean step, its
+// tables' slots beside the staging buffers; in a buffered step, its bins'
+// entries, less the bins the workers are filling, a bin a bucket each,
+// however few states they hold (on small layers, much of the room).
+func (s *stepper) passRoom() float64 {
+	r := s.r
+	if s.perState > 0 {
+		return float64(r.mem.limit-r.mem.held()-s.staging) / s.perState
+	}
+	buckets := 1 << min(s.gbits, uint(bits.TrailingZeros(maxBuckets)))
+	filling := float64(len(s.ws) * buckets * binEntries * (r.k + 1) * 8)
+	return (s.binRoom() - filling) / binBytes(r.k)
 }
 
 // refit splits p, which makes states new states, into passes of at most

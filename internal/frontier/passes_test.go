@@ -604,52 +604,60 @@ func TestRemakeMeasured(t *testing.T) {
 	p := pass{classes: 0b111, hi: 16, share: 0.3}
 	in := held[0] + held[1] + held[2]
 	left := []pass{{classes: 0b111000, hi: 16, share: 0.3}, {classes: 0b111000000, hi: 16, share: 0.05}}
-	for _, first := range []bool{true, false} {
-		// The pass kept 150,000 new states for the first half of its
-		// classes' states: 300,000 in all, 10^6 for a share of 1.
-		s := &stepper{r: r, cur: &layer{n: states}, classes: c, sampled: sm,
-			dropped: &dropMeasure{kept: 150_000, taken: int64(in * states / 2)}}
-		got, ok := s.remake(p, slices.Clone(left), first)
-		if !ok {
-			t.Fatalf("first %v: not made again", first)
+	// A lean step's tables, planned at perState bytes a state, have the
+	// room the buffered step's bins have.
+	for _, perState := range []float64{0, binBytes(1) / 2} {
+		limit := int64(room * binBytes(1))
+		if perState > 0 {
+			limit /= 2
 		}
-		var mine, rest []pass
-		for _, q := range got {
-			if q.classes&p.classes != 0 {
-				mine = append(mine, q)
-			} else {
-				rest = append(rest, q)
+		for _, first := range []bool{true, false} {
+			// The pass kept 150,000 new states for the first half of its
+			// classes' states: 300,000 in all, 10^6 for a share of 1.
+			s := &stepper{r: &counter{k: 1, mem: &memory{limit: limit}}, cur: &layer{n: states}, classes: c, sampled: sm, perState: perState,
+				dropped: &dropMeasure{kept: 150_000, taken: int64(in * states / 2)}}
+			got, ok := s.remake(p, slices.Clone(left), first)
+			if !ok {
+				t.Fatalf("first %v: not made again", first)
 			}
-		}
-		sum := 0.0
-		for _, q := range mine {
-			if q.share*1e6 > room*1.0001 {
-				t.Errorf("first %v: a pass of %.0f new states made again, room for %.0f: %+v", first, q.share*1e6, room, mine)
-			}
-			sum += q.share
-		}
-		if math.Abs(sum-0.3) > 1e-9 || len(mine) < 3 {
-			t.Errorf("first %v: made again as %+v (shares %.3f in all), want at least 3 passes of 0.3 in all", first, mine, sum)
-		}
-		coversOnce(t, append(slices.Clone(mine), pass{classes: allClasses &^ 0b111, hi: 16}), c, 16, 0)
-		want := left
-		if first { // the first pass left, 300,000 new states, split; not the second
-			want = nil
-			for _, q := range rest {
-				if q.classes&left[0].classes != 0 {
-					want = append(want, q)
+			var mine, rest []pass
+			for _, q := range got {
+				if q.classes&p.classes != 0 {
+					mine = append(mine, q)
+				} else {
+					rest = append(rest, q)
 				}
 			}
-			if len(want) < 3 {
-				t.Errorf("first %v: the pass left of 300,000 new states made as %+v", first, want)
+			sum := 0.0
+			for _, q := range mine {
+				if q.share*1e6 > room*1.0001 {
+					t.Errorf("first %v: a pass of %.0f new states made again, room for %.0f: %+v", first, q.share*1e6, room, mine)
+				}
+				sum += q.share
 			}
-			want = append(want, left[1])
-		}
-		if diff := cmp.Diff(want, rest, cmp.AllowUnexported(pass{})); diff != "" {
-			t.Errorf("first %v: the passes left (-want +got):\n%s", first, diff)
+			if math.Abs(sum-0.3) > 1e-9 || len(mine) < 3 {
+				t.Errorf("first %v: made again as %+v (shares %.3f in all), want at least 3 passes of 0.3 in all", first, mine, sum)
+			}
+			coversOnce(t, append(slices.Clone(mine), pass{classes: allClasses &^ 0b111, hi: 16}), c, 16, 0)
+			want := left
+			if first { // the first pass left, 300,000 new states, split; not the second
+				want = nil
+				for _, q := range rest {
+					if q.classes&left[0].classes != 0 {
+						want = append(want, q)
+					}
+				}
+				if len(want) < 3 {
+					t.Errorf("first %v: the pass left of 300,000 new states made as %+v", first, want)
+				}
+				want = append(want, left[1])
+			}
+			if diff := cmp.Diff(want, rest, cmp.AllowUnexported(pass{})); diff != "" {
+				t.Errorf("first %v: the passes left (-want +got):\n%s", first, diff)
+			}
 		}
 	}
-	// Without a measure (a lean pass), the pass is halved.
+	// Without a measure, the pass is halved.
 	s := &stepper{r: r, cur: &layer{n: states}, classes: c, sampled: sm}
 	got, _ := s.remake(p, nil, false)
 	if len(got) != 2 || got[0].share != 0.15 {

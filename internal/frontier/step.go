@@ -127,6 +127,10 @@ type stepper struct {
 	// limit, for remake.
 	taken   atomic.Int64
 	dropped *dropMeasure
+	// perState is the memory a lean step plans for each new state, and
+	// staging that of its workers' staging buffers (0 in a buffered step).
+	perState float64
+	staging  int64
 }
 
 // step adds square v to every state of cur and returns the next layer,
@@ -410,6 +414,7 @@ func (s *stepper) lean(part *stepPart) error {
 	perState := float64(8+stride*8/16) * 16 / maxLoad * 3 / 2
 	buckets := min(groups, maxStageBuckets)
 	staging := int64(len(s.ws)) * int64(buckets) * int64(stageBatch(buckets)) * int64(stride) * 8
+	s.perState, s.staging = perState, staging
 	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
 	s.classes = &classifier{f: r.f}
 	// Passes need cur whole to the end of the step: on disk.
@@ -806,6 +811,13 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 	}
 	s.passes++
 	if err := feed(); err != nil {
+		if errors.Is(err, ErrMemoryLimit) {
+			d := &dropMeasure{taken: s.taken.Load()}
+			for i := range mine {
+				d.kept += int64(mine[i].n)
+			}
+			s.dropped = d
+		}
 		return err
 	}
 	if s.final {
