@@ -208,6 +208,12 @@ type dropMeasure struct {
 	kept, taken int64
 }
 
+// measureDrop records, for remake, that the pass in hand passed the
+// memory limit when it had kept kept new states.
+func (s *stepper) measureDrop(kept int64) {
+	s.dropped = &dropMeasure{kept: kept, taken: s.taken.Load()}
+}
+
 // remake returns the passes that make again p, a pass dropped when it
 // passed the memory limit, followed by those of left, the passes after
 // it; false if p cannot be split. A pass measured, when it was dropped,

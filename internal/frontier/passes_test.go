@@ -538,7 +538,7 @@ func TestSampleWeighsStates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := min(samplePieces*sampleRun, cur.n)
+		want := min(sampleRuns*sampleRun, cur.n)
 		if len(sm.keys) < want*9/10 || len(sm.keys) > want {
 			t.Errorf("%s: %d keys in the sample, want about %d", tt.name, len(sm.keys), want)
 		}

@@ -123,8 +123,8 @@ type stepper struct {
 	sampled *sample
 	made    float64
 	// taken is the states of cur the pass in hand has expanded, and
-	// dropped what a buffered pass had done when it passed the memory
-	// limit, for remake.
+	// dropped what a pass had done when it passed the memory limit, for
+	// remake.
 	taken   atomic.Int64
 	dropped *dropMeasure
 	// perState is the memory a lean step plans for each new state, and
@@ -664,14 +664,14 @@ func (p pass) split() (a, b pass, ok bool) {
 	return p, p, false
 }
 
-// samplePieces and sampleRun are how many runs of cur's states the plan
+// sampleRuns and sampleRun are how many runs of cur's states the plan
 // of a step's passes looks at, and how many states each run holds: states
 // of a group are alike (see grouping), so a sample of whole pieces, from a
 // few groups, told the classes' shares and the new states a state makes
 // badly, and passes planned from it passed the limit.
 const (
-	samplePieces = 1 << 12
-	sampleRun    = 1 << 6
+	sampleRuns = 1 << 12
+	sampleRun  = 1 << 6
 )
 
 // sample returns keys of cur spread evenly over its states: runs of
@@ -692,7 +692,7 @@ func (s *stepper) sample() (*sample, error) {
 	if total == 0 {
 		return sm, nil
 	}
-	runs := max(1, min(samplePieces, total/sampleRun))
+	runs := max(1, min(sampleRuns, total/sampleRun))
 	entries := make([]uint64, chunkStates*stride)
 	var buf []byte
 	at, i, read := 0, 0, -1 // the first state of piece i; the piece in entries
@@ -812,11 +812,11 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 	s.passes++
 	if err := feed(); err != nil {
 		if errors.Is(err, ErrMemoryLimit) {
-			d := &dropMeasure{taken: s.taken.Load()}
+			kept := 0
 			for i := range mine {
-				d.kept += int64(mine[i].n)
+				kept += mine[i].n
 			}
-			s.dropped = d
+			s.measureDrop(int64(kept))
 		}
 		return err
 	}
@@ -905,11 +905,11 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 	err := s.expand(freeCur, p.classes, p.lo == 0)
 	if err != nil {
 		if errors.Is(err, ErrMemoryLimit) {
-			d := &dropMeasure{taken: s.taken.Load()}
+			kept := int64(0)
 			for _, w := range s.ws {
-				d.kept += w.buffered.kept
+				kept += w.buffered.kept
 			}
-			s.dropped = d
+			s.measureDrop(kept)
 		}
 		for _, w := range s.ws {
 			for b := range 1 << bbits {
