@@ -693,6 +693,7 @@ func (s *stepper) sample() (*sample, error) {
 		return sm, nil
 	}
 	runs := max(1, min(sampleRuns, total/sampleRun))
+	sm.keys = make([]uint64, 0, min(total, runs*sampleRun))
 	entries := make([]uint64, chunkStates*stride)
 	var buf []byte
 	at, i, read := 0, 0, -1 // the first state of piece i; the piece in entries
