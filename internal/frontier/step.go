@@ -807,7 +807,11 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 		mine[i].slots, mine[i].size = slots, size
 	}
 	for _, w := range s.ws {
-		w.lean = newStager(mine, buckets, bshift, lo, r.f.mixer.bits-s.gbits, r.k, sp)
+		var reuse []uint64
+		if w.lean != nil {
+			reuse = w.lean.buf // the last pass's, which is done with it
+		}
+		w.lean = newStager(mine, buckets, bshift, lo, r.f.mixer.bits-s.gbits, r.k, sp, reuse)
 		w.buffered = nil
 	}
 	s.passes++

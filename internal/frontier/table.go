@@ -333,9 +333,18 @@ func stageBuckets(n int) ([]bucket, uint) {
 // newStager returns a stager for the groups lo, lo+1, ... of tables, under
 // the locks of buckets (from stageBuckets, shared by all workers): it
 // drops the states of other groups, which another pass of the step keeps.
-func newStager(tables []table, buckets []bucket, bshift uint, lo int, shift uint, k int, sp *space) *stager {
+// It stages into reuse when that is large enough: the buffers are 16 MiB
+// a worker on the largest layers, and a step of many passes would
+// otherwise leave that much garbage a pass for the collector, which the
+// process's resident memory shows until it runs.
+func newStager(tables []table, buckets []bucket, bshift uint, lo int, shift uint, k int, sp *space, reuse []uint64) *stager {
 	batch := stageBatch(len(buckets))
-	return &stager{tables: tables, buckets: buckets, lo: lo, buf: make([]uint64, len(buckets)*batch*(k+1)), batch: batch,
+	words := len(buckets) * batch * (k + 1)
+	buf := reuse[:cap(reuse)]
+	if len(buf) < words {
+		buf = make([]uint64, words)
+	}
+	return &stager{tables: tables, buckets: buckets, lo: lo, buf: buf[:words], batch: batch,
 		n: make([]int32, len(buckets)), shift: shift, bshift: bshift, k: k, sp: sp}
 }
 

@@ -109,7 +109,7 @@ func BenchmarkLeanInsert(b *testing.B) {
 			tables[i].size = size
 		}
 		buckets, bshift := stageBuckets(groups)
-		s := newStager(tables, buckets, bshift, 0, m.bits-gbits, 1, sp)
+		s := newStager(tables, buckets, bshift, 0, m.bits-gbits, 1, sp, nil)
 		b.StartTimer()
 		for range groups * perGroup {
 			s.emit(rng.Uint64()&m.mask, val)
