@@ -176,41 +176,48 @@ func endsBoard(d uint64) bool {
 // viable, and the count drops every state.
 func (r *counter) viability(ctx context.Context, first uint64) (_ *viability, err error) {
 	f, workers := r.f, r.cfg.Workers
-	occur := make([][]uint64, f.n) // occur[v]: the demands after square v
+	occur := make([]demandList, f.n) // occur[v]: the demands after square v
+	defer func() {
+		for i := range occur {
+			occur[i].free()
+		}
+	}()
 	seen := newKeySet(0)
+	var made, kept chunkBufs
+	var gather []uint64 // a square's demands, before they are kept at their size
 	cur := []uint64{first}
 	for v := range f.n - 1 {
 		notEnd := r.notEnd(&f.steps[v])
-		made := make([][]uint64, chunksOf(len(cur)))
+		bufs := made.ready(chunksOf(len(cur)))
 		err := inChunks(ctx, len(cur), workers, func(c, lo, hi int) {
 			var out [demandChoices]uint64
-			buf := make([]uint64, 0, 2*(hi-lo))
+			buf := bufs[c]
 			for _, d := range cur[lo:hi] {
 				n := r.demandStep(v, d, &notEnd, &out)
 				buf = append(buf, out[:n]...)
 			}
-			made[c] = buf
+			bufs[c] = buf
 		})
 		if err != nil {
 			return nil, err
 		}
 		seen.reset(len(cur))
-		var next []uint64
-		for _, buf := range made {
+		gather = gather[:0]
+		for _, buf := range bufs {
 			if err := ctx.Err(); err != nil { // millions of demands, a chunk at a time
 				return nil, err
 			}
 			for _, d := range buf {
 				if seen.add(d) {
-					next = append(next, d)
+					gather = append(gather, d)
 				}
 			}
 		}
-		occur[v] = next
-		if !r.mem.grab(int64(cap(next)) * 8) {
+		occur[v] = keepDemands(gather)
+		if !r.mem.grab(int64(len(gather)) * 8) {
 			return nil, r.demandMemoryError(v)
 		}
-		cur = next
+		cur = occur[v].ds
 		r.demanded.Add(1)
 	}
 	// The backward pass looks up exact sets: a filter's false positives
@@ -226,11 +233,11 @@ func (r *counter) viability(ctx context.Context, first uint64) (_ *viability, er
 	after.add(0)
 	for v := f.n - 1; v >= 1; v-- {
 		notEnd := r.notEnd(&f.steps[v])
-		ds := occur[v-1]
-		kept := make([][]uint64, chunksOf(len(ds)))
+		ds := occur[v-1].ds
+		bufs := kept.ready(chunksOf(len(ds)))
 		err := inChunks(ctx, len(ds), workers, func(c, lo, hi int) {
 			var out [demandChoices]uint64
-			var live []uint64
+			live := bufs[c]
 			for _, d := range ds[lo:hi] {
 				n := r.demandStep(v, d, &notEnd, &out)
 				for _, c := range out[:n] {
@@ -240,27 +247,26 @@ func (r *counter) viability(ctx context.Context, first uint64) (_ *viability, er
 					}
 				}
 			}
-			kept[c] = live
+			bufs[c] = live
 		})
 		if err != nil {
 			return nil, err
 		}
+		live := gather[:0]
+		for _, k := range bufs {
+			live = append(live, k...)
+		}
 		// With all lengths, a board cut after square v-1, the end of a
 		// column, is finished there too: the demands it can end from are
 		// viable whatever follows.
-		var cut []uint64
 		if r.cfg.AllLengths && v%f.w == 0 {
 			for _, d := range ds {
 				if endsBoard(d) {
-					cut = append(cut, d)
+					live = append(live, d) // some twice: a filter and a keySet take that
 				}
 			}
 		}
-		live := ds[:0]
-		for _, k := range kept {
-			live = append(live, k...)
-		}
-		live = append(live, cut...) // some twice: a filter and a keySet take that
+		gather = live
 		vb.after[v-1] = newFilter(live, f.varies(v-1))
 		if !r.mem.grab(int64(len(vb.after[v-1].words)) * 8) {
 			return nil, r.demandMemoryError(v - 1)
@@ -272,11 +278,57 @@ func (r *counter) viability(ctx context.Context, first uint64) (_ *viability, er
 			}
 			after.add(d)
 		}
-		r.mem.release(int64(cap(occur[v-1])) * 8)
-		occur[v-1] = nil
+		r.mem.release(int64(len(ds)) * 8)
+		occur[v-1].free()
 		r.demanded.Add(1)
 	}
 	return vb, nil
+}
+
+// A demandList is the demands after one square, kept to the end of the
+// backward pass: tens of millions of them a square on 8 rows.
+type demandList struct {
+	ds     []uint64
+	mapped bool // from allocWords, as a large filter is (see filter.mapped)
+}
+
+// keepDemands returns a copy of ds at its size, from the kernel when it
+// is large: on the Go heap, the collector would let as much garbage grow
+// beside the lists before it ran, memory no limit sees.
+func keepDemands(ds []uint64) demandList {
+	if len(ds) >= mappedFilterWords {
+		if w, err := allocWords(len(ds)); err == nil {
+			copy(w, ds)
+			return demandList{ds: w, mapped: true}
+		}
+	}
+	return demandList{ds: append([]uint64(nil), ds...)}
+}
+
+// free gives back the list's memory; it may be called again.
+func (l *demandList) free() {
+	if l.mapped {
+		_ = freeWords(l.ds) // refused, the pages stay mapped: nothing to undo
+	}
+	*l = demandList{}
+}
+
+// chunkBufs holds a buffer for each chunk of a pass over the demands of a
+// square (inChunks), kept from one square to the next, so that the passes
+// do not leave their buffers' worth of garbage at every square.
+type chunkBufs struct{ bufs [][]uint64 }
+
+// ready returns empty buffers for chunks chunks; the pass's chunk c
+// appends to the c-th.
+func (cb *chunkBufs) ready(chunks int) [][]uint64 {
+	for len(cb.bufs) < chunks {
+		cb.bufs = append(cb.bufs, nil)
+	}
+	bufs := cb.bufs[:chunks]
+	for i := range bufs {
+		bufs[i] = bufs[i][:0]
+	}
+	return bufs
 }
 
 func (r *counter) demandMemoryError(v int) error {
@@ -319,8 +371,8 @@ type filter struct {
 	mapped bool
 }
 
-// mappedFilterWords is the size from which a filter is mapped from the
-// kernel.
+// mappedFilterWords is the size from which a filter or a list of demands
+// is mapped from the kernel.
 const mappedFilterWords = 1 << 17
 
 // lineWords is the words of a line of a filter: a cache line.

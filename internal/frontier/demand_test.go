@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 )
@@ -33,5 +34,22 @@ func TestMappedFilter(t *testing.T) {
 		if f != nil {
 			t.Errorf("filter %d kept after free", i)
 		}
+	}
+}
+
+// BenchmarkViability runs the demand passes of 7x8 from the corner, which
+// precede its count; -benchmem shows the Go heap they allocate, most of it
+// garbage the collector lets grow beside the lists it keeps.
+func BenchmarkViability(b *testing.B) {
+	cfg := Config{Rows: 7, Cols: 8, Mode: FromStart, Workers: 2, MemoryLimit: 1 << 30}
+	f := mustBoard(b, cfg)
+	b.ReportAllocs()
+	for b.Loop() {
+		r := &counter{cfg: cfg, f: f, mem: &memory{limit: cfg.MemoryLimit}}
+		vb, err := r.viability(context.Background(), packDemand(0, 0, r.firstZ()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		vb.free()
 	}
 }
