@@ -413,7 +413,7 @@ func (s *stepper) lean(part *stepPart) error {
 	// buffers at their largest.
 	perState := float64(8+stride*8/16) * 16 / maxLoad * 3 / 2
 	buckets := min(groups, maxStageBuckets)
-	staging := int64(len(s.ws)) * int64(buckets) * int64(stageBatch(buckets)) * int64(stride) * 8
+	staging := int64(len(s.ws)) * int64(stageWords(buckets, k)) * 8
 	s.perState, s.staging = perState, staging
 	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
 	s.classes = &classifier{f: r.f}
@@ -786,12 +786,32 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 	r, stride := s.r, s.r.k+1
 	mine := tables[lo:hi]
 	buckets, bshift := stageBuckets(hi - lo)
-	staging := int64(len(s.ws)) * int64(len(buckets)) * int64(stageBatch(len(buckets))) * int64(stride) * 8
+	// The staging buffers come from the kernel, counted here: on the Go
+	// heap they were counted twice, here and as the runtime's (see
+	// memory.runtime), 32 MiB of room a pass, and each pass left them as
+	// garbage.
+	words := stageWords(len(buckets), r.k)
+	staging := int64(len(s.ws)) * int64(words) * 8
 	if !r.mem.grab(staging) {
 		r.mem.release(staging)
 		return r.memoryError(s.v, s.cur.n)
 	}
 	defer r.mem.release(staging)
+	bufs := make([][]uint64, len(s.ws))
+	defer func() {
+		for i, buf := range bufs {
+			if w := s.ws[i]; w.lean != nil {
+				w.lean.buf = nil // the stager is done with its pass
+			}
+			_ = freeWords(buf) // refused, the pages stay mapped: nothing to undo
+		}
+	}()
+	for i := range bufs {
+		var err error
+		if bufs[i], err = allocWords(words); err != nil {
+			return r.memoryError(s.v, s.cur.n)
+		}
+	}
 	sp := newSpace(r.mem, size*len(mine))
 	defer func() {
 		for i := range mine {
@@ -806,12 +826,8 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 		}
 		mine[i].slots, mine[i].size = slots, size
 	}
-	for _, w := range s.ws {
-		var reuse []uint64
-		if w.lean != nil {
-			reuse = w.lean.buf // the last pass's, which is done with it
-		}
-		w.lean = newStager(mine, buckets, bshift, lo, r.f.mixer.bits-s.gbits, r.k, sp, reuse)
+	for i, w := range s.ws {
+		w.lean = newStager(mine, buckets, bshift, lo, r.f.mixer.bits-s.gbits, r.k, sp, bufs[i])
 		w.buffered = nil
 	}
 	s.passes++

@@ -330,21 +330,16 @@ func stageBuckets(n int) ([]bucket, uint) {
 	return make([]bucket, (n+1<<bshift-1)>>bshift), bshift
 }
 
+// stageWords returns the words of a worker's staging buffer, for buckets
+// buckets and counts of k limbs.
+func stageWords(buckets, k int) int { return buckets * stageBatch(buckets) * (k + 1) }
+
 // newStager returns a stager for the groups lo, lo+1, ... of tables, under
 // the locks of buckets (from stageBuckets, shared by all workers): it
 // drops the states of other groups, which another pass of the step keeps.
-// It stages into reuse when that is large enough: the buffers are 16 MiB
-// a worker on the largest layers, and a step of many passes would
-// otherwise leave that much garbage a pass for the collector, which the
-// process's resident memory shows until it runs.
-func newStager(tables []table, buckets []bucket, bshift uint, lo int, shift uint, k int, sp *space, reuse []uint64) *stager {
-	batch := stageBatch(len(buckets))
-	words := len(buckets) * batch * (k + 1)
-	buf := reuse[:cap(reuse)]
-	if len(buf) < words {
-		buf = make([]uint64, words)
-	}
-	return &stager{tables: tables, buckets: buckets, lo: lo, buf: buf[:words], batch: batch,
+// It stages into buf, of stageWords(len(buckets), k) words.
+func newStager(tables []table, buckets []bucket, bshift uint, lo int, shift uint, k int, sp *space, buf []uint64) *stager {
+	return &stager{tables: tables, buckets: buckets, lo: lo, buf: buf, batch: stageBatch(len(buckets)),
 		n: make([]int32, len(buckets)), shift: shift, bshift: bshift, k: k, sp: sp}
 }
 

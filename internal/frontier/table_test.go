@@ -109,7 +109,7 @@ func BenchmarkLeanInsert(b *testing.B) {
 			tables[i].size = size
 		}
 		buckets, bshift := stageBuckets(groups)
-		s := newStager(tables, buckets, bshift, 0, m.bits-gbits, 1, sp, nil)
+		s := newStager(tables, buckets, bshift, 0, m.bits-gbits, 1, sp, make([]uint64, stageWords(len(buckets), 1)))
 		b.StartTimer()
 		for range groups * perGroup {
 			s.emit(rng.Uint64()&m.mask, val)
