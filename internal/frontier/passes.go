@@ -288,6 +288,9 @@ func (s *stepper) remakeMeasured(p pass, left []pass, first bool) ([]pass, bool)
 		return nil, false
 	}
 	perShare := states / p.share // new states for a share of 1, as measured
+	if s.perState == 0 && s.made > 0 { // buffered: the sample foretold made a state of cur
+		s.missed = perShare / (s.made * float64(s.cur.n))
+	}
 	shares := c.shares(sm)
 	again := refit(p, states, room, shares)
 	if len(again) < 2 {

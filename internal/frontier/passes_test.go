@@ -482,25 +482,38 @@ func TestRunSplitsLargePasses(t *testing.T) {
 	}
 }
 
-// TestScale checks how the plans' scale moves: up by half at each step
-// with a drop, to at most maxScale, and back down a tenth at each step
-// whose passes held, to no less than 1.
+// TestScale checks how the plans' scale moves: after a step with a drop,
+// up by half where the drop was not measured, else to the miss it
+// measured (or the scale, if larger) and a tenth more, to at most
+// maxScale; back down a tenth at each step whose passes held, to no less
+// than 1.
 func TestScale(t *testing.T) {
-	var s scale
-	var got []float64
-	for _, drop := range []bool{true, true, false, true, true, true, true, false} {
-		if drop {
-			s.dropped()
-		} else {
-			s.held()
+	const held = -1.0
+	tests := []struct {
+		name  string
+		steps []float64 // a drop's miss (0: unmeasured), or held
+		want  []float64
+	}{
+		{"unmeasured", []float64{0, 0, held, 0, 0, 0, 0, held}, []float64{1.5, 2.25, 2.025, 3.037, 4, 4, 4, 3.6}},
+		{"measured", []float64{1.05, held, 2, held, held, 0.5, 9}, []float64{1.155, 1.04, 2.2, 1.98, 1.782, 1.96, 4}},
+		{"measured below the scale", []float64{0, 1.2}, []float64{1.5, 1.65}},
+	}
+	for _, tt := range tests {
+		var s scale
+		var got []float64
+		for _, miss := range tt.steps {
+			if miss == held {
+				s.held()
+			} else {
+				s.dropped(miss)
+			}
+			got = append(got, math.Round(s.factor()*1000)/1000)
 		}
-		got = append(got, math.Round(s.factor()*1000)/1000)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: scales (-want +got):\n%s", tt.name, diff)
+		}
 	}
-	want := []float64{1.5, 2.25, 2.025, 3.037, 4, 4, 4, 3.6}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("scales (-want +got):\n%s", diff)
-	}
-	s = 1.05
+	s := scale(1.05)
 	if s.held(); s.factor() != 1 {
 		t.Errorf("scale %v after a step that held, want 1", s.factor())
 	}
@@ -614,11 +627,16 @@ func TestRemakeMeasured(t *testing.T) {
 		for _, first := range []bool{true, false} {
 			// The pass kept 150,000 new states for the first half of its
 			// classes' states: 300,000 in all, 10^6 for a share of 1.
+			// The sample foretold half a new state a state of cur: 500,000
+			// for a share of 1, half what the pass made.
 			s := &stepper{r: &counter{k: 1, mem: &memory{limit: limit}}, cur: &layer{n: states}, classes: c, sampled: sm, perState: perState,
-				dropped: &dropMeasure{kept: 150_000, taken: int64(in * states / 2)}}
+				dropped: &dropMeasure{kept: 150_000, taken: int64(in * states / 2)}, made: 0.5}
 			got, ok := s.remake(p, slices.Clone(left), first)
 			if !ok {
 				t.Fatalf("first %v: not made again", first)
+			}
+			if want := map[bool]float64{true: 2, false: 0}[perState == 0]; math.Abs(s.missed-want) > 1e-9 {
+				t.Errorf("perState %v: missed %v, want %v (only a buffered pass's miss is the plan's)", perState, s.missed, want)
 			}
 			var mine, rest []pass
 			for _, q := range got {

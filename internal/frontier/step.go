@@ -127,6 +127,10 @@ type stepper struct {
 	// remake.
 	taken   atomic.Int64
 	dropped *dropMeasure
+	// missed is how many times the new states the sample foretold a
+	// buffered pass that remake made again by its measure made (else 0),
+	// for the plans' scale.
+	missed float64
 	// perState is the memory a lean step plans for each new state, and
 	// staging that of its workers' staging buffers (0 in a buffered step).
 	perState float64
@@ -524,7 +528,7 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) erro
 				undo()
 				if !dropped {
 					dropped = true
-					r.planScale.dropped()
+					r.planScale.dropped(s.missed)
 				}
 				passes = again
 				continue
@@ -553,10 +557,12 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) erro
 // learned from the passes made: on 8x10 by narrow-down, squares 46, 47,
 // 49 and 50 were planned in 4 to 6 passes and took 9 to 21, many of their
 // passes dropped when they passed the limit and made again in halves,
-// each pass reading the whole layer. A step with a dropped pass makes the next one
-// plan for half as much again; a step whose passes all held lets the
-// scale come back down, a tenth at a time. The zero scale is 1. A
-// checkpoint records the scale, for the count resumed from it.
+// each pass reading the whole layer. A step with a dropped pass makes the
+// next one plan for more: for as many times the sample's guess as the
+// dropped pass made, where it measured that, and a margin; else for half
+// as much again. A step whose passes all held lets the scale come back
+// down, a tenth at a time. The zero scale is 1. A checkpoint records the
+// scale, for the count resumed from it.
 type scale float64
 
 // maxScale bounds a scale: past it the sample, not the margin, is wrong.
@@ -564,8 +570,22 @@ const maxScale = 4
 
 func (s scale) factor() float64 { return max(1, float64(s)) }
 
-// dropped records a step with a pass dropped.
-func (s *scale) dropped() { *s = scale(min(maxScale, 1.5*s.factor())) }
+// dropped records a step with a pass dropped, which made missed times
+// the new states the sample foretold, or 0 if unmeasured. A measured miss
+// asks for no more than it says: after a pass of square 58 of 8x12 from
+// the corner passed the limit when nearly all of it was made, half as
+// much again planned square 59 in 10 passes, and it took 11 minutes where
+// the squares beside it took 2 to 5.
+func (s *scale) dropped(missed float64) {
+	next := 1.5 * s.factor()
+	if missed > 0 {
+		next = max(missed, s.factor()) * missMargin
+	}
+	*s = scale(min(maxScale, next))
+}
+
+// missMargin is how much more than a measured miss the scale plans for.
+const missMargin = 1.1
 
 // held records a step whose passes all held.
 func (s *scale) held() { *s = scale(max(1, 0.9*s.factor())) }
