@@ -287,7 +287,7 @@ func (s *stepper) remakeMeasured(p pass, left []pass, first bool) ([]pass, bool)
 	if room <= 0 {
 		return nil, false
 	}
-	perShare := states / p.share // new states for a share of 1, as measured
+	perShare := states / p.share       // new states for a share of 1, as measured
 	if s.perState == 0 && s.made > 0 { // buffered: the sample foretold made a state of cur
 		s.missed = perShare / (s.made * float64(s.cur.n))
 	}
