@@ -287,8 +287,10 @@ func (s *stepper) remakeMeasured(p pass, left []pass, first bool) ([]pass, bool)
 	if room <= 0 {
 		return nil, false
 	}
-	perShare := states / p.share       // new states for a share of 1, as measured
-	if s.perState == 0 && s.made > 0 { // buffered: the sample foretold made a state of cur
+	perShare := states / p.share // new states for a share of 1, as measured
+
+	// A buffered pass was planned for made new states a state of cur.
+	if s.perState == 0 && s.made > 0 {
 		s.missed = perShare / (s.made * float64(s.cur.n))
 	}
 	shares := c.shares(sm)
