@@ -3,6 +3,7 @@ package frontier
 import (
 	"math/bits"
 	"sync"
+	"sync/atomic"
 )
 
 // The buffered step is the fast one where memory is plentiful: workers
@@ -62,16 +63,87 @@ type emitter struct {
 	overLimit bool
 	// kept is how many states the emitter has kept since keep.
 	kept int64
+	// nar, when not nil, is the narrowing of the pass, and end the first
+	// bucket the emitter no longer keeps: its number of buckets until the
+	// pass narrows.
+	nar *narrowing
+	end int
 }
 
 // keep makes the emitter keep only the states of groups [lo, hi) of
 // 2^gbits: all of them, with no test on each state, where they are all.
-func (e *emitter) keep(lo, hi int, gbits uint) {
+// nar, when not nil, lets the pass narrow.
+func (e *emitter) keep(lo, hi int, gbits uint, nar *narrowing) {
 	if lo == 0 && hi == 1<<gbits {
 		gbits = 0
 	}
 	e.lo, e.hi, e.gbits = uint64(lo), uint64(hi), gbits
 	e.kept = 0
+	e.nar, e.end = nar, len(e.cur)
+	if nar != nil {
+		e.end = int(nar.end.Load())
+	}
+}
+
+// A narrowing lets a buffered pass whose bins reach the memory limit make
+// fewer groups instead of being dropped: the pass gives up its last
+// buckets of groups, the workers' emitters stop keeping their states and
+// give their bins back, and the groups given up become a pass of their
+// own. Only a pass of a step whose layer stays whole to its end can
+// narrow: the pass made later reads the layer again. A pass dropped when
+// nearly all of it was made had to be made again whole: square 58 of 8x12
+// from the corner took 20 minutes where the squares beside it took 2 to
+// 7.
+type narrowing struct {
+	end   atomic.Int64 // the first bucket given up
+	first int64        // the pass's first bucket
+	sub   uint         // log2 of the groups in a bucket
+	hi    int          // the pass's end, in groups
+}
+
+// newNarrowing returns the narrowing of a pass of groups [lo, hi), whose
+// buckets hold 2^sub groups each; nil if the pass is within one bucket,
+// with none to give up.
+func newNarrowing(lo, hi int, sub uint) *narrowing {
+	first, end := lo>>sub, (hi-1)>>sub+1
+	if end-first < 2 {
+		return nil
+	}
+	n := &narrowing{first: int64(first), sub: sub, hi: hi}
+	n.end.Store(int64(end))
+	return n
+}
+
+// narrow gives up the second half of the buckets before end, the end an
+// emitter knew, and reports whether the pass has buckets to give up: a
+// pass narrowed by another worker meanwhile is not narrowed again, but
+// the emitter follows it and tries its bin again.
+func (n *narrowing) narrow(end int) bool {
+	if int64(end)-n.first < 2 {
+		return n.end.Load() < int64(end)
+	}
+	n.end.CompareAndSwap(int64(end), n.first+(int64(end)-n.first)/2)
+	return true
+}
+
+// groups returns the end of the groups the pass still makes.
+func (n *narrowing) groups() int {
+	return min(n.hi, int(n.end.Load())<<n.sub)
+}
+
+// follow makes the emitter give up the buckets the pass gave up since it
+// last looked, their bins back to the pool.
+func (e *emitter) follow() {
+	end := int(e.nar.end.Load())
+	if end >= e.end {
+		return
+	}
+	var bins [][]uint64
+	for b := end; b < e.end; b++ {
+		bins = e.take(b, bins)
+	}
+	e.pool.put(bins)
+	e.end = end
 }
 
 func newEmitter(buckets int, shift uint, k int, by grouping, pool *binPool) *emitter {
@@ -97,22 +169,38 @@ func (e *emitter) bucket(key uint64) (int, bool) {
 			return 0, false
 		}
 	}
-	return int(h >> e.shift), true
+	g := int(h >> e.shift)
+	return g, g < e.end
 }
 
-// put adds a state to bucket g.
+// put adds a state to bucket g. Where the pool has no bin left for it
+// and the pass can narrow, the pass narrows until the state is no longer
+// its or a bin is free.
 func (e *emitter) put(g int, key uint64, val []uint64) {
-	e.kept++
 	s := e.cur[g]
 	if len(s)+e.k+1 > cap(s) {
+		if e.nar != nil {
+			if e.follow(); g >= e.end {
+				return // another worker narrowed the pass
+			}
+		}
 		if s != nil {
-			e.full[g] = append(e.full[g], s)
+			e.full[g], e.cur[g] = append(e.full[g], s), nil
 		}
 		var ok bool
-		if s, ok = e.pool.get(); !ok {
+		s, ok = e.pool.tryGet()
+		for !ok && e.nar != nil && e.nar.narrow(e.end) {
+			if e.follow(); g >= e.end {
+				return
+			}
+			s, ok = e.pool.tryGet()
+		}
+		if !ok {
+			s, _ = e.pool.get()
 			e.overLimit = true
 		}
 	}
+	e.kept++
 	if e.k == 1 {
 		e.cur[g] = append(s, key, val[0])
 		return
@@ -157,6 +245,15 @@ func newBinPool(k int, mem *memory) *binPool {
 // get returns an empty bin; false, with a bin from the Go heap that
 // the count can finish its step with, if the memory limit is reached.
 func (p *binPool) get() ([]uint64, bool) {
+	if b, ok := p.tryGet(); ok {
+		return b, true
+	}
+	// A word more than the pool's own bins, so that put knows it.
+	return make([]uint64, 0, p.words+1), false
+}
+
+// tryGet returns an empty bin, or false if the memory limit is reached.
+func (p *binPool) tryGet() ([]uint64, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if n := len(p.free); n > 0 {
@@ -166,8 +263,7 @@ func (p *binPool) get() ([]uint64, bool) {
 	}
 	g, ok := p.arena.alloc(p.words)
 	if !ok {
-		// A word more than the pool's own bins, so that put knows it.
-		return make([]uint64, 0, p.words+1), false
+		return nil, false
 	}
 	p.made = append(p.made, g)
 	return g.entries[:0], true

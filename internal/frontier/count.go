@@ -113,6 +113,10 @@ type Config struct {
 	// pass does not read, its groups holding none of the pass's classes
 	// (classParts), on a worker: for tests that check passes skip.
 	onSkip func()
+	// onNarrow, when not nil, is called each time a pass narrowed, with
+	// the groups it made and those it gave up (see narrowing), on the
+	// count's goroutine: for tests that check passes narrow.
+	onNarrow func(p pass, hi int)
 	// freeBytes, when not nil, stands for the file system's free space
 	// (space_linux.go), asked at every write: for tests of a disk too
 	// small for the layers.

@@ -454,13 +454,13 @@ func TestRunSplitsLargePasses(t *testing.T) {
 		s := &stepper{r: &counter{}}
 		var got []made
 		tries := 0
-		err := s.run(tt.passes, true, func(p pass) error {
+		err := s.run(tt.passes, true, func(p pass) (int, error) {
 			tries++
 			if p.share > tt.fits {
-				return ErrMemoryLimit
+				return p.lo, ErrMemoryLimit
 			}
 			got = append(got, made{p.classes, p.lo, p.hi})
-			return nil
+			return p.hi, nil
 		})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
@@ -479,6 +479,36 @@ func TestRunSplitsLargePasses(t *testing.T) {
 		if got := s.r.planScale.factor(); got != want {
 			t.Errorf("%s: plan scale %v after the step, want %v", tt.name, got, want)
 		}
+	}
+}
+
+// TestRunMakesTheRestOfANarrowedPass checks that the groups a pass gave
+// up when it narrowed are the next pass, of their share of it, and that
+// the plans' scale does not come down after the step.
+func TestRunMakesTheRestOfANarrowedPass(t *testing.T) {
+	type made struct {
+		classes uint64
+		lo, hi  int
+		share   float64
+	}
+	s := &stepper{r: &counter{planScale: 2}}
+	var got []made
+	err := s.run([]pass{{classes: 0b11, hi: 16, share: 0.4}, {classes: 0b1100, hi: 16, share: 0.4}}, true, func(p pass) (int, error) {
+		got = append(got, made{p.classes, p.lo, p.hi, p.share})
+		if p.classes == 0b11 && p.hi-p.lo > 4 {
+			return p.lo + (p.hi-p.lo)/2, nil // narrowed to its first half
+		}
+		return p.hi, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []made{{0b11, 0, 16, 0.4}, {0b11, 8, 16, 0.2}, {0b11, 12, 16, 0.1}, {0b1100, 0, 16, 0.4}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(made{}), cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+		t.Errorf("passes made (-want +got):\n%s", diff)
+	}
+	if got := s.r.planScale.factor(); got != 2 {
+		t.Errorf("plan scale %v after a step that narrowed, want 2 as before", got)
 	}
 }
 
@@ -680,5 +710,54 @@ func TestRemakeMeasured(t *testing.T) {
 	got, _ := s.remake(p, nil, false)
 	if len(got) != 2 || got[0].share != 0.15 {
 		t.Errorf("a lean pass made again as %+v, want two halves", got)
+	}
+}
+
+// TestCountNarrows makes every buffered step of a count in one pass that
+// its bins cannot hold, so that passes narrow, and checks the counts and
+// states against a count made at once and that the bins stayed within the
+// limit: a state of a group given up that was kept, or one of a group
+// kept that was lost, would change them.
+func TestCountNarrows(t *testing.T) {
+	counts := []struct {
+		cfg   Config
+		limit int64
+	}{
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow}, 3 << 20},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Base11: true}, 4 << 20},
+		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true}, 5 << 19},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, Shard: 1, Shards: 3}, 5 << 19},
+	}
+	for _, tt := range counts {
+		cfg := tt.cfg
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		want := wholeCount(t, cfg)
+		narrowed := 0
+		cfg.SpillDir, cfg.MemoryLimit, cfg.passPart = t.TempDir(), tt.limit, 1.5
+		cfg.onNarrow = func(p pass, hi int) {
+			narrowed++
+			if hi <= p.lo || hi >= p.hi {
+				t.Errorf("%dx%d %v: a pass of groups [%d, %d) narrowed to end at %d", cfg.Rows, cfg.Cols, cfg.Mode, p.lo, p.hi, hi)
+			}
+		}
+		got, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("%dx%d %v in %d bytes: %v", cfg.Rows, cfg.Cols, cfg.Mode, tt.limit, err)
+		}
+		t.Logf("%dx%d %v: %d passes narrowed, peak %d bytes", cfg.Rows, cfg.Cols, cfg.Mode, narrowed, got.PeakBytes)
+		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 }), cmpopts.IgnoreFields(Result{}, "PeakBytes", "Passes")); diff != "" {
+			t.Errorf("%dx%d %v: narrowed (-once +narrowed):\n%s", cfg.Rows, cfg.Cols, cfg.Mode, diff)
+		}
+		if narrowed == 0 {
+			t.Errorf("%dx%d %v in %d bytes: no pass narrowed", cfg.Rows, cfg.Cols, cfg.Mode, tt.limit)
+		}
+		// A narrowed pass fills its bins to the room the merge buffers
+		// leave, twice the most they took so far (mergeRoom); on boards
+		// this small, whose groups still grow, a merge may take more, and
+		// merge buffers are counted even past the limit (merger.grow):
+		// up to a fifteenth of it here.
+		if got.PeakBytes > tt.limit+tt.limit/8 {
+			t.Errorf("%dx%d %v: peak %d bytes, over the limit %d and the merge's margin", cfg.Rows, cfg.Cols, cfg.Mode, got.PeakBytes, tt.limit)
+		}
 	}
 }

@@ -307,6 +307,9 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 	err := pool.Run(s.ctx, len(s.ws), len(s.pieces), func(wi, i int) error {
 		defer r.expanded.Add(1)
 		w := s.ws[wi]
+		if e := w.buffered; e != nil && e.nar != nil {
+			e.follow() // the bins of the buckets the pass gave up go back at once
+		}
 		p := s.pieces[i]
 		gr := s.cur.groups[p.g]
 		take := classes
@@ -441,7 +444,7 @@ func (s *stepper) lean(part *stepPart) error {
 	}
 	s.startPasses(part == nil)
 	r.arena.sizeFor(s.est * stride)
-	return s.run(passes, multi, func(p pass) error { return s.leanPass(tables, p, !multi) })
+	return s.run(passes, multi, func(p pass) (int, error) { return p.hi, s.leanPass(tables, p, !multi) })
 }
 
 // resume returns the passes left of a step stopped between its passes,
@@ -505,7 +508,9 @@ func (s *stepper) startPasses(fresh bool) {
 // run makes the passes of a step with makePass, one after the other. In a
 // step that can be made in passes (multi), a pass that passes the memory
 // limit is dropped, with what it found, and made again in smaller ones
-// (remake). The first time, so is every pass left that is too large:
+// (remake), unless it narrowed instead: makePass returns the end of the
+// groups it made, and those after it become the next pass. The first
+// time a pass is dropped, so is every pass left that is too large:
 // they were planned from the same sample, whose guess fell short (on 8x10
 // from the corner a square planned in 4 passes took 12, each of the 4
 // dropped in its turn when most of it was made). Only the first time: a
@@ -513,16 +518,16 @@ func (s *stepper) startPasses(fresh bool) {
 // left again took a square of 8x10 planned in 5 passes to 21, each of
 // which reads the whole layer. A checkpoint is written after each pass
 // but the last.
-func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) error {
+func (s *stepper) run(passes []pass, multi bool, makePass func(pass) (int, error)) error {
 	r := s.r
 	defer r.pass.Store(0)
-	dropped := false
+	dropped, narrowed := false, false
 	for len(passes) > 0 {
 		p := passes[0]
 		r.pass.Store(int64(s.passes + 1))
 		r.passesPlanned.Store(int64(s.passes + len(passes)))
 		undo := s.mark()
-		err := makePass(p)
+		hi, err := makePass(p)
 		if multi && errors.Is(err, ErrMemoryLimit) {
 			if again, ok := s.remake(p, passes[1:], !dropped); ok {
 				undo()
@@ -538,6 +543,14 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) erro
 			return err
 		}
 		passes = passes[1:]
+		if hi < p.hi {
+			rest := pass{classes: p.classes, lo: hi, hi: p.hi, share: p.share * float64(p.hi-hi) / float64(p.hi-p.lo)}
+			passes = append([]pass{rest}, passes...)
+			narrowed = true
+			if r.cfg.onNarrow != nil {
+				r.cfg.onNarrow(p, hi)
+			}
+		}
 		if len(passes) > 0 && multi && r.cfg.Checkpoint != "" {
 			if err := s.savePart(passes); err != nil {
 				return err
@@ -547,7 +560,7 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) error) erro
 			r.cfg.afterPass(s.v, s.passes)
 		}
 	}
-	if multi && !dropped {
+	if multi && !dropped && !narrowed {
 		r.planScale.held()
 	}
 	return nil
@@ -926,7 +939,7 @@ func (s *stepper) buffered(part *stepPart) error {
 			}
 		}
 	}()
-	return s.run(passes, multi, func(p pass) error { return s.bufferedPass(p, ms, bbits, !multi) })
+	return s.run(passes, multi, func(p pass) (int, error) { return s.bufferedPass(p, ms, bbits, !multi) })
 }
 
 // bufferedPass makes the part p of the next layer: it expands the states
@@ -934,16 +947,29 @@ func (s *stepper) buffered(part *stepPart) error {
 // groups [p.lo, p.hi), then merges the bins a bucket at a time into the
 // next layer's groups. freeCur lets it free cur as it goes, when the step
 // is made in one pass.
-func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) error {
+func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) (int, error) {
 	r, k := s.r, s.r.k
 	bins := r.pool
+	sub := s.gbits - bbits
+	var nar *narrowing
+	if !freeCur {
+		nar = newNarrowing(p.lo, p.hi, sub)
+	}
 	for _, w := range s.ws {
-		w.buffered.keep(p.lo, p.hi, s.gbits)
+		w.buffered.keep(p.lo, p.hi, s.gbits, nar)
 	}
 	base := len(s.out.groups)
 	s.out.groups = append(s.out.groups, make([]group, p.hi-p.lo)...)
 	s.passes++
 	err := s.expand(freeCur, p.classes, p.lo == 0)
+	hi := p.hi
+	if err == nil && nar != nil {
+		hi = nar.groups()
+		for _, w := range s.ws {
+			w.buffered.follow()
+		}
+		s.out.groups = s.out.groups[:base+hi-p.lo]
+	}
 	if err != nil {
 		if errors.Is(err, ErrMemoryLimit) {
 			kept := int64(0)
@@ -959,14 +985,13 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 			w.buffered.overLimit = false
 		}
 		s.out.groups = s.out.groups[:base]
-		return err
+		return p.lo, err
 	}
 	if s.final {
-		return nil
+		return hi, nil
 	}
 	r.arena.sizeFor(s.est * (k + 1))
 	parts := make([][][]uint64, len(s.ws))
-	sub := s.gbits - bbits
 	err = pool.Run(s.ctx, len(s.ws), 1<<bbits, func(wi, i int) error {
 		if ms[wi] == nil {
 			ms[wi] = &merger{k: k, by: s.ws[0].buffered.by, mem: r.mem}
@@ -986,7 +1011,7 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 		}
 		for j := range 1 << sub {
 			g := i<<sub + j
-			if g < p.lo || g >= p.hi {
+			if g < p.lo || g >= hi {
 				continue // another pass's
 			}
 			if sub > 0 {
@@ -1006,7 +1031,7 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 		return nil
 	})
 	if err != nil {
-		return err
+		return p.lo, err
 	}
 	merged := int64(0)
 	for _, m := range ms {
@@ -1014,9 +1039,9 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) e
 	}
 	r.mergeHigh = max(r.mergeHigh, merged)
 	if s.out.parts != nil {
-		s.out.parts.add(base, base+p.hi-p.lo, p.classes)
+		s.out.parts.add(base, base+hi-p.lo, p.classes)
 	}
-	return nil
+	return hi, nil
 }
 
 // bufferedShare returns the share of the next layer each pass of a

@@ -60,25 +60,32 @@ func readManifest(t *testing.T, ckpt string) *manifest {
 func TestCheckpointBetweenPasses(t *testing.T) {
 	type stopped struct {
 		cfg     Config
-		v, pass int // stop after this pass of the step adding square v+1
+		v, pass int   // stop after this pass of the step adding square v+1
+		limit   int64 // the memory limit, if not 1 GiB
 	}
 	counts := []stopped{
-		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, passPart: 0.3, compact: true}, 22, 2},
-		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, Lean: true, passPart: 0.4}, 14, 1}, // at the end of a column
-		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, Lean: true, passPart: 0.3}, 25, 1},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, passPart: 0.3, compact: true}, 22, 2, 0},
+		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, Lean: true, passPart: 0.4}, 14, 1, 0}, // at the end of a column
+		{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, Lean: true, passPart: 0.3}, 25, 1, 0},
 		// Buffered passes, one of a class split into ranges of groups:
 		// the passes left must be buffered too.
-		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, passPart: 0.3, compact: true}, 22, 2},
-		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 0.05}, 21, 3},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, passPart: 0.3, compact: true}, 22, 2, 0},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 0.05}, 21, 3, 0},
+		// Planned as one pass that the limit cannot hold: the pass
+		// narrows, and the groups it gave up are the passes left.
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 1.5}, 25, 1, 3 << 20},
 	}
 	if exhaustive {
 		counts = append(counts,
-			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, passPart: 0.3}, 20, 1},
-			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, Sweep: SweepNarrow, passPart: 0.3}, 21, 1})
+			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, passPart: 0.3}, 20, 1, 0},
+			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, Sweep: SweepNarrow, passPart: 0.3}, 21, 1, 0})
 	}
 	for _, tt := range counts {
 		cfg := tt.cfg
 		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		if tt.limit > 0 {
+			cfg.MemoryLimit = tt.limit
+		}
 		want := wholeCount(t, Config{Rows: cfg.Rows, Cols: cfg.Cols, Mode: cfg.Mode, StartRow: cfg.StartRow,
 			AllLengths: cfg.AllLengths, Shard: cfg.Shard, Shards: cfg.Shards, Sweep: cfg.Sweep, Workers: 2, MemoryLimit: 1 << 30})
 		dir := t.TempDir()
