@@ -486,15 +486,10 @@ func TestRunSplitsLargePasses(t *testing.T) {
 // up when it narrowed are the next pass, of their share of it, and that
 // the plans' scale does not come down after the step.
 func TestRunMakesTheRestOfANarrowedPass(t *testing.T) {
-	type made struct {
-		classes uint64
-		lo, hi  int
-		share   float64
-	}
 	s := &stepper{r: &counter{planScale: 2}}
-	var got []made
+	var got []pass
 	err := s.run([]pass{{classes: 0b11, hi: 16, share: 0.4}, {classes: 0b1100, hi: 16, share: 0.4}}, true, func(p pass) (int, error) {
-		got = append(got, made{p.classes, p.lo, p.hi, p.share})
+		got = append(got, p)
 		if p.classes == 0b11 && p.hi-p.lo > 4 {
 			return p.lo + (p.hi-p.lo)/2, nil // narrowed to its first half
 		}
@@ -503,8 +498,8 @@ func TestRunMakesTheRestOfANarrowedPass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []made{{0b11, 0, 16, 0.4}, {0b11, 8, 16, 0.2}, {0b11, 12, 16, 0.1}, {0b1100, 0, 16, 0.4}}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(made{}), cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+	want := []pass{{0b11, 0, 16, 0.4}, {0b11, 8, 16, 0.2}, {0b11, 12, 16, 0.1}, {0b1100, 0, 16, 0.4}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(pass{}), cmpopts.EquateApprox(0, 1e-12)); diff != "" {
 		t.Errorf("passes made (-want +got):\n%s", diff)
 	}
 	if got := s.r.planScale.factor(); got != 2 {
