@@ -125,6 +125,11 @@ type DPCount struct {
 	// than 1 where the states after it did not fit in the memory limit at
 	// once and were made in parts (WithSpill).
 	Passes int
+	// Narrowed is how many of those parts reached the memory limit as
+	// they were made and left the rest of their states to a part after
+	// them, since the count started or resumed: each costs one more read
+	// of the states before the square.
+	Narrowed int
 	// Resumed is how many squares were done in the checkpoint the count
 	// resumed from (WithCheckpoint); 0 if it started afresh.
 	Resumed int
@@ -221,7 +226,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	}
 	res.Tours, res.Undirected, res.ByLength = out.Tours, out.Undirected, out.ByLength
 	res.States, res.PeakStates, res.PeakBytes, res.Limbs = out.States, out.PeakStates, out.PeakBytes, out.Limbs
-	res.Passes = out.Passes
+	res.Passes, res.Narrowed = out.Passes, out.Narrowed
 	if out.ShardAt >= 0 {
 		res.PartedAt, res.Followed = out.ShardAt, out.Kept
 	}

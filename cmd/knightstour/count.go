@@ -54,6 +54,9 @@ type countResult struct {
 	Followed int `json:"followed,omitempty"`
 	// Passes is the most passes a square of a frontier count took.
 	Passes int `json:"passes,omitempty"`
+	// Narrowed is how many passes of a frontier count reached the memory
+	// limit and left the rest of their states to a pass after them.
+	Narrowed int `json:"narrowed,omitempty"`
 	// Resumed is the squares done in the checkpoint a count resumed from.
 	Resumed int `json:"resumed,omitempty"`
 	// For -all-lengths: the count for each shorter board, 1 to the length.
@@ -192,7 +195,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		}
 		res.Resumed = dp.Resumed
 		res.Sweep = dp.Sweep.String()
-		res.Passes = dp.Passes
+		res.Passes, res.Narrowed = dp.Passes, dp.Narrowed
 		res.PartedAt, res.Followed = dp.PartedAt, dp.Followed
 		res.Count, res.Workers, res.Tasks = dp.Tours, dp.Workers, len(dp.States)
 		res.PeakStates, res.PeakBytes, res.States, res.ByLength = dp.PeakStates, dp.PeakBytes, dp.States, dp.ByLength

@@ -144,7 +144,7 @@ do not add up), as well as JSON with repeated, unknown or case-folded keys.
 	// The states after each square are one shard's; the whole count's
 	// are not the sum (shards reach some states alike). What one shard
 	// kept at most, and took, is what a machine running one needs.
-	out.States, out.PeakStates, out.PeakBytes, out.Passes, out.Resumed = nil, 0, 0, 0, 0
+	out.States, out.PeakStates, out.PeakBytes, out.Passes, out.Narrowed, out.Resumed = nil, 0, 0, 0, 0, 0
 	out.ByLength = make([]*big.Int, len(counts[0].ByLength))
 	for i := range out.ByLength {
 		out.ByLength[i] = new(big.Int)
@@ -157,6 +157,7 @@ do not add up), as well as JSON with repeated, unknown or case-folded keys.
 		out.Workers += c.Workers
 		out.ElapsedMS = max(out.ElapsedMS, c.ElapsedMS)
 		out.PeakStates, out.PeakBytes, out.Passes = max(out.PeakStates, c.PeakStates), max(out.PeakBytes, c.PeakBytes), max(out.Passes, c.Passes)
+		out.Narrowed += c.Narrowed
 		for i, n := range c.ByLength {
 			out.ByLength[i].Add(out.ByLength[i], n)
 		}

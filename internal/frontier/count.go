@@ -183,6 +183,11 @@ type Result struct {
 	// more than 1 where the tables of the next layer would not fit in the
 	// memory limit at once (Config.SpillDir).
 	Passes int
+	// Narrowed is how many passes reached the memory limit and gave the
+	// groups they had not made yet to a pass after them (narrowing),
+	// since the count started or resumed: each costs one more read of a
+	// layer. Many of them say the passes are planned too large.
+	Narrowed int
 	// ShardAt is, for a shard, the number of squares added before the
 	// shards parted; -1 for a whole count. Kept is how many of the
 	// States[ShardAt-1] states there the shard followed: the Kept of all
@@ -287,6 +292,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		res.Resumed = r.resumed
 		res.ShardAt, res.Kept = r.shardAt, r.followed
 		res.Passes = max(r.passes, 1)
+		res.Narrowed = r.narrowed
 		res.PeakBytes = r.mem.peak.Load()
 	}
 	if cfg.AllLengths {
@@ -347,6 +353,7 @@ type counter struct {
 	disk     *diskGuard   // with spill: keeps the disk from filling
 	resumed  int          // squares done in the checkpoint resumed from
 	passes   int          // the most passes a step took
+	narrowed int          // the passes that narrowed
 	kept     []*layerFile // the files of the last checkpoint
 	// part is the passes done of the step under way, as the last
 	// checkpoint has them, or as the checkpoint resumed from had them.

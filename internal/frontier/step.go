@@ -547,6 +547,7 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) (int, error
 			rest := pass{classes: p.classes, lo: hi, hi: p.hi, share: p.share * float64(p.hi-hi) / float64(p.hi-p.lo)}
 			passes = append([]pass{rest}, passes...)
 			narrowed = true
+			r.narrowed++
 			if r.cfg.onNarrow != nil {
 				r.cfg.onNarrow(p, hi)
 			}
