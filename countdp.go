@@ -55,6 +55,15 @@ func (s Sweep) String() string {
 	return fmt.Sprintf("Sweep(%d)", int(s))
 }
 
+// Resolve returns the sweep a count made with s uses: s itself, or
+// SweepNarrow for SweepAuto. A result's Sweep is always resolved.
+func (s Sweep) Resolve() Sweep {
+	if s == SweepAuto {
+		return SweepNarrow
+	}
+	return s
+}
+
 // engine returns the frontier engine's sweep that s, not SweepAuto, names.
 func (s Sweep) engine() frontier.Sweep {
 	switch s {
@@ -185,10 +194,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	fc := frontier.Config{Rows: rows, Cols: cols, Workers: cfg.workers, MemoryLimit: cfg.memLimit,
 		AllLengths: cfg.allLengths, Base11: cfg.base11, AllDemands: cfg.allDemands, Lean: cfg.lean,
 		SpillDir: cfg.spill, Checkpoint: cfg.checkpoint, Shard: cfg.shard, Shards: cfg.shards, EarlyStart: cfg.earlyStart}
-	sweep := cfg.sweep
-	if sweep == SweepAuto {
-		sweep = SweepNarrow
-	}
+	sweep := cfg.sweep.Resolve()
 	fc.Sweep = sweep.engine()
 	if fc.MemoryLimit == 0 {
 		fc.MemoryLimit = defaultMemoryLimit()

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -56,4 +58,35 @@ func (f *atomicFile) abort() {
 		f.Close()
 		os.Remove(f.File.Name())
 	}
+}
+
+// writeResult writes the JSON result v to name (-o), whole or not at all.
+func writeResult(name string, v any) error {
+	f, err := createAtomic(name)
+	if err != nil {
+		return err
+	}
+	defer f.abort()
+	if err := json.NewEncoder(f).Encode(v); err != nil {
+		return err
+	}
+	return f.commit()
+}
+
+// readResult reads into v the JSON result that an earlier run of a
+// command left in file (-o), and reports whether there was one: a missing
+// file holds none; a file that is not a result (a torn write, unknown or
+// repeated keys) is an error, not to be overwritten unread.
+func readResult(file string, v any) (bool, error) {
+	raw, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := decodeStrict(raw, v); err != nil {
+		return false, fmt.Errorf("%s: %w (remove it to count again)", file, err)
+	}
+	return true, nil
 }

@@ -73,6 +73,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	spill := c.fs.String("spill", "", "with -method dp, keep the states after each square in files in this directory instead of in memory (for boards whose states do not fit, such as 8x8)")
 	early := c.fs.Bool("early-start", false, "with -method dp, add the start square where it lies rather than last (other states, the same count: a second computation to check a count by)")
 	sweepName := c.fs.String("sweep", "auto", `with -method dp, the order of each column's squares: "narrow" keeps about half the states of "rows", "narrow-down" as few as "narrow" but other ones, "auto" is narrow; a count made with one checks a count made with another`)
+	output := c.fs.String("o", "", "write the -json result to FILE (whole or absent); if FILE already holds this count's result, check it and count nothing")
 	checkpoint := c.fs.String("checkpoint", "", "with -method dp, record progress in this file after every column, between the passes of a square made in passes, and on a stop (Ctrl-C), with the states beside it; run the same command again to resume")
 	var shard shardFlag
 	c.fs.Var(&shard, "shard", "count only shard i of n, for example 0/4; add the -json results with 'knightstour merge'")
@@ -140,6 +141,19 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	res.Method = chooseMethod(*method, rows, cols, *c.limit > 0)
 	if res.Method == "enum" && (*memory != "" || *allLengths) {
 		return usageError{fmt.Errorf("-method auto enumerates %dx%d: -memory and -all-lengths need -method dp", rows, cols), c.hint()}
+	}
+	if res.Method == "dp" {
+		res.Sweep = sweep.Resolve().String()
+	}
+	if *output != "" {
+		*asJSON = true
+		switch done, err := res.doneIn(*output, *allLengths); {
+		case err != nil:
+			return err
+		case done:
+			fmt.Fprintf(stderr, "%s already holds %s: nothing to count\n", *output, res.job())
+			return nil
+		}
 	}
 	stop, err := prof.start()
 	if err != nil {
@@ -219,7 +233,10 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		res.Count, res.Nodes, res.Tasks, res.AllTasks, res.Workers = new(big.Int).SetUint64(st.Tours), st.Nodes, st.Tasks, st.AllTasks, st.Workers
 		res.ElapsedMS = float64(st.Elapsed) / float64(time.Millisecond)
 	}
-	if *asJSON {
+	switch {
+	case *output != "":
+		return writeResult(*output, res)
+	case *asJSON:
 		return json.NewEncoder(stdout).Encode(res)
 	}
 	kind, from := "", " from "+describe(s.Start(), rows, cols)
@@ -255,6 +272,37 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	fmt.Fprintf(stdout, "%d nodes, %s ms, %d workers\n", res.Nodes, millis(time.Duration(res.ElapsedMS*float64(time.Millisecond))), res.Workers)
 	return nil
+}
+
+// job names the count c is the result of, or a shard of.
+func (c *countResult) job() string {
+	return fmt.Sprintf("shard %d/%d of the count of %s", c.Shard, c.Shards, shardResult{tours: c}.identity())
+}
+
+// doneIn reports whether file holds the result of the count that want
+// begins to describe (its board, tours, method, sweep, shard and limit),
+// with counts of the shorter boards if allLengths. A missing file is not
+// done; a file that holds anything else (another count, a torn write, a
+// count that does not check) is an error, not to be overwritten unread:
+// remove it to count again.
+func (want *countResult) doneIn(file string, allLengths bool) (bool, error) {
+	var got countResult
+	if found, err := readResult(file, &got); !found || err != nil {
+		return false, err
+	}
+	var err error
+	switch {
+	case got.Kind != "tours" || got.job() != want.job() || got.Limit != want.Limit || (len(got.ByLength) > 0) != allLengths:
+		err = fmt.Errorf("it holds %s (limit %d, %d lengths), not %s", got.job(), got.Limit, len(got.ByLength), want.job())
+	case got.Count == nil || got.Count.Sign() < 0:
+		err = fmt.Errorf("it holds a count of %v", got.Count)
+	default:
+		err = checkByLength(&got, &got)
+	}
+	if err != nil {
+		return false, fmt.Errorf("%s: %w (remove it to count again)", file, err)
+	}
+	return true, nil
 }
 
 // chooseMethod resolves -method auto. Enumeration costs about 50 ns per

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -462,6 +463,65 @@ func TestQueensResume(t *testing.T) {
 		{"another method", strings.Replace(string(good), `"constellations"`, `"classic"`, 1), "not shard 1/3"},
 		{"forged", strings.Replace(string(good), `"unique":0`, `"unique":5`, 1), "do not match"},
 	} {
+		if err := os.WriteFile(file(1), []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := runArgs(t, shard(1)...)
+		if code != exitFail || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "remove it") {
+			t.Errorf("%s: exit %d, %q, want %q", c.name, code, errOut, c.want)
+		}
+		if got, _ := os.ReadFile(file(1)); string(got) != c.content {
+			t.Errorf("%s: the file was overwritten", c.name)
+		}
+	}
+}
+
+// TestCountResume runs a sharded frontier count whose run was cut short,
+// as TestQueensResume does: the shards whose files are whole are not
+// counted again, the merged files give the whole count, and a file of
+// another count, torn or forged, stops the rerun unwritten.
+func TestCountResume(t *testing.T) {
+	dir := t.TempDir()
+	file := func(i int) string { return filepath.Join(dir, fmt.Sprintf("5x6-%d.json", i)) }
+	shard := func(i int) []string {
+		return []string{"count", "-quiet", "-method", "dp", "-shard", fmt.Sprintf("%d/3", i), "-o", file(i), "5x6"}
+	}
+	for i := range 2 { // the run stopped after two shards
+		if code, _, errOut := runArgs(t, shard(i)...); code != exitOK {
+			t.Fatalf("shard %d: exit %d, %s", i, code, errOut)
+		}
+	}
+	before, _ := os.Stat(file(0))
+	for i := range 3 { // rerun
+		code, _, errOut := runArgs(t, shard(i)...)
+		if code != exitOK || (i < 2) != strings.Contains(errOut, "nothing to count") {
+			t.Errorf("rerun of shard %d: exit %d, %q", i, code, errOut)
+		}
+	}
+	if after, _ := os.Stat(file(0)); !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("a done shard was written again")
+	}
+	_, whole, _ := runArgs(t, "count", "-quiet", "-method", "dp", "-json", "5x6")
+	code, out, errOut := runArgs(t, "merge", file(0), file(1), file(2))
+	var got, want countResult
+	if err := errors.Join(json.Unmarshal([]byte(out), &got), json.Unmarshal([]byte(whole), &want)); code != exitOK || err != nil {
+		t.Fatalf("merge: exit %d, %v, %s", code, err, errOut)
+	}
+	if got.Count.Cmp(want.Count) != 0 {
+		t.Errorf("the merged shards count %v, the whole count %v", got.Count, want.Count)
+	}
+	good, _ := os.ReadFile(file(1))
+	for _, c := range []struct{ name, content, want string }{
+		{"torn", string(good[:len(good)/2]), "EOF"},
+		{"another shard", strings.Replace(string(good), `"shard":1`, `"shard":2`, 1), "not shard 1/3"},
+		{"another sweep", strings.Replace(string(good), `"sweep":"narrow"`, `"sweep":"rows"`, 1), "not shard 1/3"},
+		{"another board", strings.Replace(string(good), `"cols":6`, `"cols":7`, 1), "not shard 1/3"},
+		{"forged", strings.Replace(string(good), `"count":`, `"count":-`, 1), "a count of -"},
+		{"unknown key", strings.Replace(string(good), `"kind"`, `"kinds"`, 1), "unknown key"},
+	} {
+		if c.content == string(good) {
+			t.Fatalf("%s: the result has no such field: %s", c.name, good)
+		}
 		if err := os.WriteFile(file(1), []byte(c.content), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -7,8 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strconv"
 	"time"
 
@@ -153,15 +151,7 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	switch {
 	case *output != "":
-		f, err := createAtomic(*output)
-		if err != nil {
-			return err
-		}
-		defer f.abort()
-		if err := json.NewEncoder(f).Encode(toQueensResult(r)); err != nil {
-			return err
-		}
-		return f.commit()
+		return writeResult(*output, toQueensResult(r))
 	case *asJSON:
 		return json.NewEncoder(stdout).Encode(toQueensResult(r))
 	case *unique:
@@ -194,16 +184,9 @@ func (j queensJob) String() string {
 // that does not check, a torn write) is an error, not to be overwritten
 // unread: remove it to count again.
 func (j queensJob) doneIn(file string) (bool, error) {
-	raw, err := os.ReadFile(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
 	var q queensResult
-	if err := decodeStrict(raw, &q); err != nil {
-		return false, fmt.Errorf("%s: %w (remove it to count again)", file, err)
+	if found, err := readResult(file, &q); !found || err != nil {
+		return false, err
 	}
 	r, err := q.result()
 	if err == nil && (q.Kind != "queens" || r.N != j.n || r.Method != j.method || r.Shard != j.shard || r.Shards != j.shards) {
