@@ -340,6 +340,19 @@ func TestParseSweep(t *testing.T) {
 	}
 }
 
+// TestSweepResolve checks that Resolve names the sweep a count made with
+// each sweep reports having used.
+func TestSweepResolve(t *testing.T) {
+	var want, got []Sweep
+	for _, s := range []Sweep{SweepAuto, SweepRows, SweepNarrow, SweepNarrowDown} {
+		want = append(want, mustCountDP(t, 4, 5, WithSweep(s)).Sweep)
+		got = append(got, s.Resolve())
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Resolve (-counted +resolved):\n%s", diff)
+	}
+}
+
 // TestCountDPDemands checks that dropping the states whose demands cannot
 // be met changes no count, and that it leaves no more states at any step
 // than keeping them all.
