@@ -1150,8 +1150,16 @@ func (s *stepper) newStates() int {
 
 // maxBufferedPasses is the most passes a buffered step is planned in: past
 // it the lean step, whose tables take a third of the bins' memory, makes
-// the layer in fewer passes.
-const maxBufferedPasses = 6
+// the layer in fewer passes. Fewer on paper: a buffered pass that reaches
+// the limit narrows, where a lean one is dropped and made again, and the
+// lean plans of 8 rows fall further short. On 8x12 from the corner by
+// narrow-down, with at most 6 buffered passes, square 62 (1.16 billion
+// states before it) went lean, planned in 2 passes, dropped the first at
+// a tenth of it and took 27 minutes in 5; square 63 took 13 minutes in 10
+// lean passes. By the narrow sweep the same squares, with a few percent
+// fewer states, were buffered in 6 and 3 passes and took 4 and 2 minutes,
+// and square 59 took 11 minutes in 10 buffered passes.
+const maxBufferedPasses = 12
 
 // emit hands a new state to the step: to the worker's bins or tables, or,
 // where it has neither, to the tally of a measure.
