@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -427,111 +426,88 @@ func TestQueens(t *testing.T) {
 	}
 }
 
-// TestQueensResume runs a sharded count whose run was cut short: the
-// shards whose files are whole are not counted again, and the merged
-// files give the whole count. A file of another job, or torn, or forged,
-// stops the rerun rather than being overwritten.
-func TestQueensResume(t *testing.T) {
-	dir := t.TempDir()
-	file := func(i int) string { return filepath.Join(dir, fmt.Sprintf("q13-%d.json", i)) }
-	shard := func(i int) []string {
-		return []string{"queens", "-quiet", "-method", "constellations", "-shard", fmt.Sprintf("%d/3", i), "-o", file(i), "13"}
+// TestResumeShards runs sharded counts (N-Queens, and knight's tours by
+// the frontier) whose run was cut short: the shards whose -o files are
+// whole are not counted again, and the merged files give the whole
+// count. A file of another job, or torn, or forged, stops the rerun
+// rather than being overwritten.
+func TestResumeShards(t *testing.T) {
+	type badFile struct{ name, old, new, want string }
+	tests := []struct {
+		name  string
+		args  []string // of each shard, before -shard i/3 -o FILE and what they count
+		count string   // -shard and -o go before it
+		whole string   // in the merged JSON, the whole count
+		bad   []badFile
+	}{
+		{
+			name: "queens", args: []string{"queens", "-quiet", "-method", "constellations"}, count: "13",
+			whole: `"total":73712,"unique":9233`,
+			bad: []badFile{
+				{"another shard", `"shard":1`, `"shard":2`, "not shard 1/3"},
+				{"another method", `"constellations"`, `"classic"`, "not shard 1/3"},
+				{"forged", `"unique":0`, `"unique":5`, "do not match"},
+			},
+		},
+		{
+			name: "tours", args: []string{"count", "-quiet", "-method", "dp"}, count: "5x6",
+			whole: `"count":4542,`,
+			bad: []badFile{
+				{"another shard", `"shard":1`, `"shard":2`, "not shard 1/3"},
+				{"another sweep", `"sweep":"narrow"`, `"sweep":"rows"`, "not shard 1/3"},
+				{"another board", `"cols":6`, `"cols":7`, "not shard 1/3"},
+				{"forged", `"count":`, `"count":-`, "a count of -"},
+				{"unknown key", `"kind"`, `"kinds"`, "unknown key"},
+			},
+		},
 	}
-	for i := range 2 { // the run stopped after two shards
-		if code, _, errOut := runArgs(t, shard(i)...); code != exitOK {
-			t.Fatalf("shard %d: exit %d, %s", i, code, errOut)
-		}
-	}
-	before, _ := os.Stat(file(0))
-	for i := range 3 { // rerun
-		code, _, errOut := runArgs(t, shard(i)...)
-		if code != exitOK || (i < 2) != strings.Contains(errOut, "nothing to count") {
-			t.Errorf("rerun of shard %d: exit %d, %q", i, code, errOut)
-		}
-	}
-	if after, _ := os.Stat(file(0)); !after.ModTime().Equal(before.ModTime()) {
-		t.Errorf("a done shard was written again")
-	}
-	code, out, errOut := runArgs(t, "merge", file(0), file(1), file(2))
-	if code != exitOK || !strings.Contains(out, `"total":73712,"unique":9233`) {
-		t.Errorf("merge: exit %d, %s %s", code, out, errOut)
-	}
-	good, _ := os.ReadFile(file(1))
-	for _, c := range []struct{ name, content, want string }{
-		{"torn", string(good[:len(good)/2]), "unexpected EOF"},
-		{"another shard", strings.Replace(string(good), `"shard":1`, `"shard":2`, 1), "not shard 1/3"},
-		{"another method", strings.Replace(string(good), `"constellations"`, `"classic"`, 1), "not shard 1/3"},
-		{"forged", strings.Replace(string(good), `"unique":0`, `"unique":5`, 1), "do not match"},
-	} {
-		if err := os.WriteFile(file(1), []byte(c.content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		code, _, errOut := runArgs(t, shard(1)...)
-		if code != exitFail || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "remove it") {
-			t.Errorf("%s: exit %d, %q, want %q", c.name, code, errOut, c.want)
-		}
-		if got, _ := os.ReadFile(file(1)); string(got) != c.content {
-			t.Errorf("%s: the file was overwritten", c.name)
-		}
-	}
-}
-
-// TestCountResume runs a sharded frontier count whose run was cut short,
-// as TestQueensResume does: the shards whose files are whole are not
-// counted again, the merged files give the whole count, and a file of
-// another count, torn or forged, stops the rerun unwritten.
-func TestCountResume(t *testing.T) {
-	dir := t.TempDir()
-	file := func(i int) string { return filepath.Join(dir, fmt.Sprintf("5x6-%d.json", i)) }
-	shard := func(i int) []string {
-		return []string{"count", "-quiet", "-method", "dp", "-shard", fmt.Sprintf("%d/3", i), "-o", file(i), "5x6"}
-	}
-	for i := range 2 { // the run stopped after two shards
-		if code, _, errOut := runArgs(t, shard(i)...); code != exitOK {
-			t.Fatalf("shard %d: exit %d, %s", i, code, errOut)
-		}
-	}
-	before, _ := os.Stat(file(0))
-	for i := range 3 { // rerun
-		code, _, errOut := runArgs(t, shard(i)...)
-		if code != exitOK || (i < 2) != strings.Contains(errOut, "nothing to count") {
-			t.Errorf("rerun of shard %d: exit %d, %q", i, code, errOut)
-		}
-	}
-	if after, _ := os.Stat(file(0)); !after.ModTime().Equal(before.ModTime()) {
-		t.Errorf("a done shard was written again")
-	}
-	_, whole, _ := runArgs(t, "count", "-quiet", "-method", "dp", "-json", "5x6")
-	code, out, errOut := runArgs(t, "merge", file(0), file(1), file(2))
-	var got, want countResult
-	if err := errors.Join(json.Unmarshal([]byte(out), &got), json.Unmarshal([]byte(whole), &want)); code != exitOK || err != nil {
-		t.Fatalf("merge: exit %d, %v, %s", code, err, errOut)
-	}
-	if got.Count.Cmp(want.Count) != 0 {
-		t.Errorf("the merged shards count %v, the whole count %v", got.Count, want.Count)
-	}
-	good, _ := os.ReadFile(file(1))
-	for _, c := range []struct{ name, content, want string }{
-		{"torn", string(good[:len(good)/2]), "EOF"},
-		{"another shard", strings.Replace(string(good), `"shard":1`, `"shard":2`, 1), "not shard 1/3"},
-		{"another sweep", strings.Replace(string(good), `"sweep":"narrow"`, `"sweep":"rows"`, 1), "not shard 1/3"},
-		{"another board", strings.Replace(string(good), `"cols":6`, `"cols":7`, 1), "not shard 1/3"},
-		{"forged", strings.Replace(string(good), `"count":`, `"count":-`, 1), "a count of -"},
-		{"unknown key", strings.Replace(string(good), `"kind"`, `"kinds"`, 1), "unknown key"},
-	} {
-		if c.content == string(good) {
-			t.Fatalf("%s: the result has no such field: %s", c.name, good)
-		}
-		if err := os.WriteFile(file(1), []byte(c.content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		code, _, errOut := runArgs(t, shard(1)...)
-		if code != exitFail || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "remove it") {
-			t.Errorf("%s: exit %d, %q, want %q", c.name, code, errOut, c.want)
-		}
-		if got, _ := os.ReadFile(file(1)); string(got) != c.content {
-			t.Errorf("%s: the file was overwritten", c.name)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := func(i int) string { return filepath.Join(dir, fmt.Sprintf("%d.json", i)) }
+			shard := func(i int) []string {
+				return append(slices.Clone(tt.args), "-shard", fmt.Sprintf("%d/3", i), "-o", file(i), tt.count)
+			}
+			for i := range 2 { // the run stopped after two shards
+				if code, _, errOut := runArgs(t, shard(i)...); code != exitOK {
+					t.Fatalf("shard %d: exit %d, %s", i, code, errOut)
+				}
+			}
+			before, _ := os.Stat(file(0))
+			for i := range 3 { // rerun
+				code, _, errOut := runArgs(t, shard(i)...)
+				if code != exitOK || (i < 2) != strings.Contains(errOut, "nothing to count") {
+					t.Errorf("rerun of shard %d: exit %d, %q", i, code, errOut)
+				}
+			}
+			if after, _ := os.Stat(file(0)); !after.ModTime().Equal(before.ModTime()) {
+				t.Errorf("a done shard was written again")
+			}
+			code, out, errOut := runArgs(t, "merge", file(0), file(1), file(2))
+			if code != exitOK || !strings.Contains(out, tt.whole) {
+				t.Errorf("merge: exit %d, %s %s, want %s", code, out, errOut, tt.whole)
+			}
+			good, _ := os.ReadFile(file(1))
+			bad := append([]badFile{{"torn", "", "", "EOF"}}, tt.bad...)
+			for _, c := range bad {
+				content := string(good[:len(good)/2])
+				if c.old != "" {
+					if content = strings.Replace(string(good), c.old, c.new, 1); content == string(good) {
+						t.Fatalf("%s: no %s in %s", c.name, c.old, good)
+					}
+				}
+				if err := os.WriteFile(file(1), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				code, _, errOut := runArgs(t, shard(1)...)
+				if code != exitFail || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "remove it") {
+					t.Errorf("%s: exit %d, %q, want %q", c.name, code, errOut, c.want)
+				}
+				if got, _ := os.ReadFile(file(1)); string(got) != content {
+					t.Errorf("%s: the file was overwritten", c.name)
+				}
+			}
+		})
 	}
 }
 
