@@ -3,6 +3,7 @@ package knightstour
 import (
 	"errors"
 
+	"github.com/euler1758/knightstour/internal/filelock"
 	"github.com/euler1758/knightstour/internal/frontier"
 )
 
@@ -48,4 +49,9 @@ var (
 	// cannot resume from: of another count, written by another version,
 	// or torn, truncated or changed on disk.
 	ErrCheckpoint = frontier.ErrCheckpoint
+	// ErrInUse reports a checkpoint, spill directory or output file that
+	// another process is working on: one process at a time, or the two
+	// would spoil each other's files. The concrete error names the
+	// process holding it.
+	ErrInUse = filelock.ErrHeld
 )

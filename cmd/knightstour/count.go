@@ -145,9 +145,14 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if res.Method == "dp" {
 		res.Sweep = sweep.Resolve().String()
 	}
+	var out *claim
 	if *output != "" {
 		*asJSON = true
-		switch done, err := res.doneIn(*output, *allLengths); {
+		if out, err = claimOutput(*output); err != nil {
+			return err
+		}
+		defer out.release()
+		switch done, err := res.doneIn(out, *allLengths); {
 		case err != nil:
 			return err
 		case done:
@@ -185,6 +190,9 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 			opts = append(opts, knightstour.WithShard(shard.i, shard.n))
 		}
 		if *spill != "" {
+			if err := os.MkdirAll(*spill, 0o755); err != nil {
+				return usageError{fmt.Errorf("-spill %s: %w", *spill, errors.Unwrap(err)), c.hint()}
+			}
 			opts = append(opts, knightstour.WithSpill(*spill))
 		}
 		if *checkpoint != "" {
@@ -202,7 +210,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		dp, err := knightstour.CountDP(ctx, rows, cols, opts...)
 		progress.done()
 		switch {
-		case err != nil && *checkpoint != "" && !errors.Is(err, knightstour.ErrCheckpoint) && fileExists(*checkpoint):
+		case err != nil && *checkpoint != "" && !errors.Is(err, knightstour.ErrCheckpoint) && !errors.Is(err, knightstour.ErrInUse) && fileExists(*checkpoint):
 			return fmt.Errorf("%w; the count so far is in %s: run the same command to go on", err, *checkpoint)
 		case err != nil:
 			return usageErrorIf(err, c)
@@ -235,7 +243,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	switch {
 	case *output != "":
-		return writeResult(*output, res)
+		return out.write(res)
 	case *asJSON:
 		return json.NewEncoder(stdout).Encode(res)
 	}
@@ -285,9 +293,9 @@ func (c *countResult) job() string {
 // done; a file that holds anything else (another count, a torn write, a
 // count that does not check) is an error, not to be overwritten unread:
 // remove it to count again.
-func (want *countResult) doneIn(file string, allLengths bool) (bool, error) {
+func (want *countResult) doneIn(file *claim, allLengths bool) (bool, error) {
 	var got countResult
-	if found, err := readResult(file, &got); !found || err != nil {
+	if found, err := file.read(&got); !found || err != nil {
 		return false, err
 	}
 	var err error

@@ -277,7 +277,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"count", "-method", "dp", "-sweep", "diagonal", "7x7"}, "want auto, rows, narrow or narrow-down"},
 		{[]string{"count", "-memory", "1G", "5x5"}, "need -method dp"},
 		{[]string{"count", "-method", "dp", "-early-start", "-closed", "6x6"}, "has none"},
-		{[]string{"count", "-method", "dp", "-spill", "/nonexistent", "5x5"}, "not a directory"},
+		{[]string{"count", "-method", "dp", "-spill", "/dev/null/spill", "5x5"}, "not a directory"},
 		{[]string{"count", "-method", "dp", "-checkpoint", "/nonexistent/c", "5x5"}, "does not exist"},
 		{[]string{"count", "-method", "dp", "-spill", "/tmp", "-checkpoint", "/tmp/c", "5x5"}, "do not go together"},
 		{[]string{"count", "-free", "-start", "a1", "5x5"}, "-start has no meaning"},

@@ -103,6 +103,7 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if shard.set() {
 		opts = append(opts, queens.WithShard(shard.i, shard.n))
 	}
+	var out *claim
 	if *output != "" {
 		if *print || *unique {
 			return usageError{errors.New("-o writes the -json result: it does not go with -print or -unique"), hint}
@@ -112,7 +113,11 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if shard.set() {
 			want.shard, want.shards = shard.i, shard.n
 		}
-		switch done, err := want.doneIn(*output); {
+		if out, err = claimOutput(*output); err != nil {
+			return err
+		}
+		defer out.release()
+		switch done, err := want.doneIn(out); {
 		case err != nil:
 			return err
 		case done:
@@ -151,7 +156,7 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	switch {
 	case *output != "":
-		return writeResult(*output, toQueensResult(r))
+		return out.write(toQueensResult(r))
 	case *asJSON:
 		return json.NewEncoder(stdout).Encode(toQueensResult(r))
 	case *unique:
@@ -183,9 +188,9 @@ func (j queensJob) String() string {
 // is not done; a file that holds anything else (another job, a result
 // that does not check, a torn write) is an error, not to be overwritten
 // unread: remove it to count again.
-func (j queensJob) doneIn(file string) (bool, error) {
+func (j queensJob) doneIn(file *claim) (bool, error) {
 	var q queensResult
-	if found, err := readResult(file, &q); !found || err != nil {
+	if found, err := file.read(&q); !found || err != nil {
 		return false, err
 	}
 	r, err := q.result()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/euler1758/knightstour"
@@ -35,6 +34,17 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if !knightstour.Exists(rows, cols, c.closed) {
 		return fmt.Errorf("no %s tour exists on a %dx%d board", map[bool]string{true: "closed", false: "open"}[c.closed], rows, cols)
+	}
+	// The files are claimed before the work, so that one that cannot be
+	// written is said at once.
+	outs := map[*string]*claim{outFile: nil, svgFile: nil}
+	for name := range outs {
+		if *name != "" {
+			if outs[name], err = claimOutput(*name); err != nil {
+				return err
+			}
+			defer outs[name].release()
+		}
 	}
 	begin := time.Now()
 	var tour knightstour.Tour
@@ -74,20 +84,20 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	kind := tour.Kind()
 	fmt.Fprintf(stdout, "%v tour of %dx%d from %v to %v: %s, %s ms (%.1f ns a square)\n", kind, rows, cols, tour.Start(), tour.End(), summary, millis(elapsed), float64(elapsed.Nanoseconds())/float64(rows*cols))
 	if *outFile != "" {
-		if err := writeTour(*outFile, tour); err != nil {
+		if err := writeTour(outs[outFile], tour); err != nil {
 			return err
 		}
 	}
 	if *svgFile != "" {
-		f, err := os.Create(*svgFile)
+		f, err := outs[svgFile].create()
 		if err != nil {
 			return err
 		}
+		defer f.abort()
 		if err := knightstour.WriteSVG(f, tour, knightstour.SVGOptions{Numbers: *numbers}); err != nil {
-			f.Close()
 			return err
 		}
-		return f.Close()
+		return f.commit()
 	}
 	return nil
 }
@@ -97,8 +107,8 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 const maxDrawn = 1_000_000
 
 // writeTour writes one tour to a tour file, whole or not at all.
-func writeTour(name string, tour knightstour.Tour) error {
-	f, err := createAtomic(name)
+func writeTour(out *claim, tour knightstour.Tour) error {
+	f, err := out.create()
 	if err != nil {
 		return err
 	}

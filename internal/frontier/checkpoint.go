@@ -319,11 +319,18 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 	if m.Files, m.records, err = recordLayer(cur.files, func() []group { return cur.groups }); err != nil {
 		return err
 	}
-	tmp := r.cfg.Checkpoint + ".tmp"
-	if err := storeManifest(tmp, &m); err != nil {
+	// Written under a name of its own beside the checkpoint, never a
+	// user's file, and renamed over it once whole.
+	f, err := os.CreateTemp(filepath.Dir(r.cfg.Checkpoint), "."+filepath.Base(r.cfg.Checkpoint)+".*.tmp")
+	if err != nil {
 		return fmt.Errorf("frontier: checkpoint: %w", err)
 	}
-	if err := os.Rename(tmp, r.cfg.Checkpoint); err != nil {
+	if err := storeManifest(f, &m); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("frontier: checkpoint: %w", err)
+	}
+	if err := os.Rename(f.Name(), r.cfg.Checkpoint); err != nil {
+		os.Remove(f.Name())
 		return fmt.Errorf("frontier: checkpoint: %w", err)
 	}
 	if d, err := os.Open(filepath.Dir(r.cfg.Checkpoint)); err == nil {
@@ -355,7 +362,7 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 	return nil
 }
 
-// storeManifest writes m to a new file name, synced, with its CRC in a
+// storeManifest writes m to the new file f, synced and closed, with its CRC in a
 // trailer: the JSON json.Marshal gives, but with the lists of groups and
 // their kinds, where m or its step has records, made and written a group
 // at a time. On 8 rows they are millions long (3.4 million groups after a
@@ -368,7 +375,8 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 // a checkpoint come from the pool, so nothing sampled the runtime. At
 // -memory 17G (17,825,792 kB) 8x11 held 18,871,052 kB resident with
 // neither fix and 18,223,412 kB with the first.
-func storeManifest(name string, m *manifest) error {
+func storeManifest(f *os.File, m *manifest) error {
+	defer f.Close()
 	// The manifest without its lists, each marked by a stand-in that no
 	// manifest holds, whose place the list then takes.
 	type list struct {
@@ -416,11 +424,6 @@ func storeManifest(name string, m *manifest) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
 	crc := crc32.New(castagnoli)
 	w := bufio.NewWriterSize(io.MultiWriter(f, crc), 1<<20)
 	for len(lists) > 0 {
@@ -826,6 +829,10 @@ func (r *counter) removeCheckpoint() {
 // them.
 func (r *counter) removeStaleRuns() {
 	stale, _ := filepath.Glob(r.layerPrefix() + "*-run*-*")
+	// And the manifests a count killed while writing one left: the lock
+	// this count holds says no one is writing them now.
+	torn, _ := filepath.Glob(filepath.Join(filepath.Dir(r.cfg.Checkpoint), "."+filepath.Base(r.cfg.Checkpoint)+".*.tmp"))
+	stale = append(stale, torn...)
 	for _, name := range stale {
 		os.Remove(name)
 	}

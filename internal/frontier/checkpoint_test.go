@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/euler1758/knightstour/internal/filelock"
 	gocmp "github.com/google/go-cmp/cmp"
 )
 
@@ -95,9 +96,26 @@ func TestCheckpointResume(t *testing.T) {
 		if _, err := os.Stat(cfg.Checkpoint); err != nil {
 			t.Fatalf("%dx%d: no checkpoint after the stop: %v", cfg.Rows, cfg.Cols, err)
 		}
-		stale := cfg.Checkpoint + ".7-run123-0" // as a count killed in a step made in passes leaves
-		if err := os.WriteFile(stale, []byte("unmerged states"), 0o644); err != nil {
+		// As a count killed in a step made in passes, or in writing a
+		// checkpoint, leaves them.
+		for _, stale := range []string{cfg.Checkpoint + ".7-run123-0", filepath.Join(dir, ".count.ckpt.123.tmp")} {
+			if err := os.WriteFile(stale, []byte("unmerged states"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// While another process holds the checkpoint, a count refuses it
+		// and touches none of its files.
+		before := dirState(t, dir)
+		held, err := filelock.Acquire(cfg.Checkpoint, cfg.Checkpoint+".lock")
+		if err != nil {
 			t.Fatal(err)
+		}
+		if _, err := Count(context.Background(), cfg); !errors.Is(err, filelock.ErrHeld) {
+			t.Errorf("%dx%d: a count on a checkpoint in use: %v, want ErrHeld", cfg.Rows, cfg.Cols, err)
+		}
+		held.Release()
+		if diff := gocmp.Diff(before, dirState(t, dir)); diff != "" {
+			t.Errorf("%dx%d: a refused count changed the checkpoint's files (-before +after):\n%s", cfg.Rows, cfg.Cols, diff)
 		}
 		got, err := Count(context.Background(), cfg)
 		if err != nil {
@@ -116,6 +134,24 @@ func TestCheckpointResume(t *testing.T) {
 			t.Errorf("%dx%d: %d files left after the count: %v", cfg.Rows, cfg.Cols, len(left), left[0].Name())
 		}
 	}
+}
+
+// dirState is the names and contents of the files in dir.
+func dirState(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = string(b)
+	}
+	return files
 }
 
 // TestCheckpointKeepsPlan checks that a checkpoint records the most the
@@ -589,7 +625,11 @@ func TestStoreManifest(t *testing.T) {
 		}
 		want := string(fmt.Appendf(body, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoli)))
 		name := filepath.Join(t.TempDir(), "m")
-		if err := storeManifest(name, &m); err != nil {
+		f, err := os.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := storeManifest(f, &m); err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		got, err := os.ReadFile(name)

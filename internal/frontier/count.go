@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"sync/atomic"
 	"time"
 
+	"github.com/euler1758/knightstour/internal/filelock"
 	"github.com/euler1758/knightstour/internal/progress"
 )
 
@@ -220,6 +222,22 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		// A key whose nibbles fill it cannot tell which colour the second
 		// end of a path with free ends must have (z-state 1 or 3).
 		f.pack(false)
+	}
+	// One process at a time on a checkpoint or a spill directory: a
+	// second one would truncate and remove the first's layer files, and
+	// a count made of both is wrong without a word.
+	for _, guard := range []struct{ name, lock string }{
+		{cfg.Checkpoint, cfg.Checkpoint + ".lock"},
+		{cfg.SpillDir, filepath.Join(cfg.SpillDir, "knightstour.lock")},
+	} {
+		if guard.name == "" {
+			continue
+		}
+		l, err := filelock.Acquire(guard.name, guard.lock)
+		if err != nil {
+			return nil, err
+		}
+		defer l.Release()
 	}
 	mode := cfg.Mode
 	begin := time.Now()
