@@ -400,13 +400,18 @@ func WithSpill(dir string) Option {
 // CountDP with the same board and options finds the checkpoint and
 // resumes from it (DPCount.Resumed says from which square); one of
 // another count, or a checkpoint torn, truncated or changed, is refused
-// with ErrCheckpoint. When the count is done it removes the checkpoint
-// and its files. file's directory must exist.
+// with ErrCheckpoint, and one another process is counting with is
+// refused with ErrInUse. When the count is done it removes the checkpoint
+// and its files. file's directory must exist, and file, if there, must be
+// a regular file.
 func WithCheckpoint(file string) Option {
 	return func(cfg *config) error {
 		cfg.given |= optCheckpoint
 		if st, err := os.Stat(filepath.Dir(file)); err != nil || !st.IsDir() || file == "" {
 			return fmt.Errorf("%w: WithCheckpoint(%q): its directory does not exist", ErrBadOption, file)
+		}
+		if st, err := os.Stat(file); err == nil && !st.Mode().IsRegular() {
+			return fmt.Errorf("%w: WithCheckpoint(%q): not a regular file", ErrBadOption, file)
 		}
 		cfg.checkpoint = file
 		return nil

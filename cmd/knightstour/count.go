@@ -210,8 +210,10 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		dp, err := knightstour.CountDP(ctx, rows, cols, opts...)
 		progress.done()
 		switch {
-		case err != nil && *checkpoint != "" && !errors.Is(err, knightstour.ErrCheckpoint) && !errors.Is(err, knightstour.ErrInUse) && fileExists(*checkpoint):
+		case err != nil && *checkpoint != "" && !errors.Is(err, knightstour.ErrBadOption) && !errors.Is(err, knightstour.ErrCheckpoint) && !errors.Is(err, knightstour.ErrInUse) && fileExists(*checkpoint):
 			return fmt.Errorf("%w; the count so far is in %s: run the same command to go on", err, *checkpoint)
+		case errors.Is(err, knightstour.ErrCheckpoint):
+			return fmt.Errorf("%w; to start afresh, remove it and the files named %s.* beside it", err, *checkpoint)
 		case err != nil:
 			return usageErrorIf(err, c)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/euler1758/knightstour/internal/filelock"
 )
@@ -71,5 +72,49 @@ func TestFilesRefused(t *testing.T) {
 	}
 	if st, err := os.Stat(spill); err != nil || !st.IsDir() {
 		t.Errorf("-spill did not make %s: %v", spill, err)
+	}
+}
+
+// TestMergeStops interrupts a merge waiting on a pipe that says nothing,
+// and on a named pipe no one writes: each ends at once, interrupted.
+func TestMergeStops(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"merge"}, {"merge", fifo}} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := process(args...)
+		cmd.Stdin = r
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		// The signal may come before the command has set its handler, which
+		// would kill it without a word: wait for it to be reading.
+		time.Sleep(200 * time.Millisecond)
+		cmd.Process.Signal(os.Interrupt)
+		err = cmd.Wait()
+		w.Close()
+		if code := cmd.ProcessState.ExitCode(); code != exitFail || !strings.Contains(stderr.String(), "interrupted") {
+			t.Errorf("%q interrupted: exit %d (%v), stderr %q; want exit 1, interrupted", args, code, err, stderr.String())
+		}
+	}
+}
+
+// TestMergeOneObjectALine refuses two results on one line.
+func TestMergeOneObjectALine(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "shards.json")
+	one := `{"kind":"queens","n":8,"total":92,"unique":12,"c2":0,"c4":1,"c8":11,"tasks":24,"all_tasks":24,"shard":0,"shards":1,"elapsed_ms":0.1}`
+	if err := os.WriteFile(file, []byte(one+" "+one+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := runArgs(t, "merge", file); code != exitFail || !strings.Contains(errOut, "line 1") {
+		t.Errorf("two objects on a line: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

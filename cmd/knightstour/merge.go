@@ -34,10 +34,48 @@ func (r shardResult) identity() string {
 	return fmt.Sprintf("queens n=%d by %s", r.queens.N, r.queens.Method)
 }
 
+// maxMergeBytes bounds what merge reads from one file or from stdin: a
+// result is a few hundred bytes, and a count of every length of a long
+// board a number a length.
+const maxMergeBytes = 256 << 20
+
+// readInput reads a file, or stdin for "-", whole: at most limit bytes,
+// and giving up as soon as ctx is done, even while a pipe or a named pipe
+// has nothing to say (the read it leaves ends with the process).
+func readInput(ctx context.Context, name string, limit int64) ([]byte, error) {
+	type read struct {
+		data []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	go func() {
+		f := os.Stdin
+		if name != "-" {
+			var err error
+			if f, err = os.Open(name); err != nil { // a named pipe waits here for a writer
+				done <- read{nil, err}
+				return
+			}
+			defer f.Close()
+		}
+		data, err := io.ReadAll(io.LimitReader(f, limit+1))
+		if err == nil && int64(len(data)) > limit {
+			err = fmt.Errorf("%s: more than %d bytes: not results of shards", name, limit)
+		}
+		done <- read{data, err}
+	}()
+	select {
+	case r := <-done:
+		return r.data, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
 // runMerge adds the JSON results of the shards of one count, read from
 // the files named or from stdin, and prints the whole count's JSON. It
 // refuses results of different searches, and a shard missing or repeated.
-func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	hint := "usage: knightstour merge [FILE...]   (JSON results of 'count -shard i/n -json' or 'queens -shard i/n -json'; stdin if no FILE)\n"
@@ -55,51 +93,44 @@ do not add up), as well as JSON with repeated, unknown or case-folded keys.
 		return usageError{err, hint}
 	}
 	var results []shardResult
-	read := func(name string, r io.Reader) error {
-		dec := json.NewDecoder(r)
-		for {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); errors.Is(err, io.EOF) {
-				return nil
-			} else if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+	add := func(name string, data []byte) error {
+		for i, line := range bytes.Split(data, []byte("\n")) {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
 			}
 			var kind struct {
 				Kind string `json:"kind"`
 			}
 			var res shardResult
-			if err := json.Unmarshal(raw, &kind); err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			var err error
-			switch kind.Kind {
-			case "tours":
-				res.tours = new(countResult)
-				err = decodeStrict(raw, res.tours)
-			case "queens":
-				res.queens = new(queensResult)
-				err = decodeStrict(raw, res.queens)
-			default:
-				err = fmt.Errorf("not a result of count -json or queens -json (kind %q)", kind.Kind)
+			err := json.Unmarshal(line, &kind) // also refuses two objects on a line
+			if err == nil {
+				switch kind.Kind {
+				case "tours":
+					res.tours = new(countResult)
+					err = decodeStrict(line, res.tours)
+				case "queens":
+					res.queens = new(queensResult)
+					err = decodeStrict(line, res.queens)
+				default:
+					err = fmt.Errorf("not a result of count -json or queens -json (kind %q)", kind.Kind)
+				}
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+				return fmt.Errorf("%s, line %d: %w", name, i+1, err)
 			}
 			results = append(results, res)
 		}
+		return nil
 	}
-	if fs.NArg() == 0 {
-		if err := read("stdin", os.Stdin); err != nil {
-			return err
-		}
+	inputs := fs.Args()
+	if len(inputs) == 0 {
+		inputs = []string{"-"}
 	}
-	for _, name := range fs.Args() {
-		f, err := os.Open(name)
-		if err != nil {
-			return err
+	for _, name := range inputs {
+		data, err := readInput(ctx, name, maxMergeBytes)
+		if err == nil {
+			err = add(name, data)
 		}
-		err = read(name, f)
-		f.Close()
 		if err != nil {
 			return err
 		}

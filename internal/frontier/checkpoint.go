@@ -570,15 +570,26 @@ func (l *layer) owns(lf *layerFile) bool {
 // against this count and the files it names. It returns nil, nil where
 // there is no checkpoint.
 func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
-	data, err := os.ReadFile(r.cfg.Checkpoint)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrCheckpoint, err)
-	}
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w %s: %s", ErrCheckpoint, r.cfg.Checkpoint, fmt.Sprintf(format, args...))
+	}
+	// Only a regular file, and no larger than the memory the count may
+	// take: a manifest is read whole (8x11: 145 MB), and a device or a
+	// pipe given by mistake would be read for ever.
+	st, err := os.Stat(r.cfg.Checkpoint)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil, nil
+	case err != nil:
+		return nil, nil, fmt.Errorf("%w: %v", ErrCheckpoint, err)
+	case !st.Mode().IsRegular():
+		return nil, nil, bad("not a regular file (%v)", st.Mode().Type())
+	case st.Size() > r.cfg.MemoryLimit:
+		return nil, nil, bad("%d bytes, more than the memory limit of %d: not a checkpoint of a count this size", st.Size(), r.cfg.MemoryLimit)
+	}
+	data, err := os.ReadFile(r.cfg.Checkpoint)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrCheckpoint, err)
 	}
 	body, trailer, ok := cutLast(data)
 	var sum uint32
