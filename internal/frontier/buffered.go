@@ -1,0 +1,247 @@
+package frontier
+
+import (
+	"errors"
+	"math/bits"
+
+	"github.com/euler1758/knightstour/internal/pool"
+)
+
+// The buffered step: the workers write the new states into bins per
+// group (buffer.go), then merge a group at a time, a pass at a time.
+
+// buffered makes the next layer by sorting and merging the new states,
+// which the expansion writes unmerged into bins: in one pass, or, where
+// s.share is set, in passes by classes of at most that share of the next
+// layer each, so that the bins of one pass fit the memory limit; part,
+// when not nil, is the passes done before the count was stopped, and the
+// passes left.
+func (s *stepper) buffered(part *stepPart) error {
+	r, k := s.r, s.r.k
+	bbits := min(s.gbits, uint(bits.TrailingZeros(maxBuckets))) // buckets of the bins
+	if r.pool == nil {
+		r.pool = newBinPool(k, r.mem)
+	}
+	bins := r.pool
+	bins.leave(r.mergeRoom())
+	multi := s.share > 0 || part != nil
+	if !multi {
+		r.mem.recycle.Store(true)
+		defer func() {
+			r.mem.recycle.Store(false)
+			r.mem.dropSpare()
+		}()
+		// Bins as large as the slabs of cur, which go to them as cur is
+		// expanded (see memory.recycle).
+		bins.arena.sizeFor(s.cur.n * (k + 1))
+	}
+	// A group holds the states of a few demands, whatever it holds them
+	// in: the next step's memo of choices hits (see grouping). A compact
+	// group on disk is sorted by hashKey all the same, which then takes a
+	// few more bits a state.
+	by := grouping{byDemand: r.f.packed, zShift: uint(4 * r.f.slots)}
+	for _, w := range s.ws {
+		w.buffered = newEmitter(1<<bbits, 64-bbits, k, by, bins)
+		w.lean = nil
+	}
+	s.classes = &classifier{f: r.f}
+	groups := 1 << s.gbits
+	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
+	if part != nil {
+		passes = s.resume(part)
+	} else if multi {
+		var err error
+		if passes, err = s.plan(s.share); err != nil {
+			return err
+		}
+	}
+	if multi {
+		s.startPasses(part == nil)
+	}
+	ms := make([]*merger, len(s.ws))
+	defer func() {
+		for _, m := range ms {
+			if m != nil {
+				m.free()
+			}
+		}
+	}()
+	return s.run(passes, multi, func(p pass) (int, error) { return s.bufferedPass(p, ms, bbits, !multi) })
+}
+
+// bufferedPass makes the part p of the next layer: it expands the states
+// of cur in p's classes into the workers' bins, keeping the new states of
+// groups [p.lo, p.hi), then merges the bins a bucket at a time into the
+// next layer's groups. freeCur lets it free cur as it goes, when the step
+// is made in one pass.
+func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) (int, error) {
+	r, k := s.r, s.r.k
+	bins := r.pool
+	sub := s.gbits - bbits
+	var nar *narrowing
+	if !freeCur {
+		nar = newNarrowing(p.lo, p.hi, sub)
+	}
+	for _, w := range s.ws {
+		w.buffered.keep(p.lo, p.hi, s.gbits, nar)
+	}
+	base := len(s.out.groups)
+	s.out.groups = append(s.out.groups, make([]group, p.hi-p.lo)...)
+	s.passes++
+	err := s.expand(freeCur, p.classes, p.lo == 0)
+	hi := p.hi
+	if err == nil && nar != nil {
+		hi = nar.groups()
+		for _, w := range s.ws {
+			w.buffered.follow()
+		}
+		s.out.groups = s.out.groups[:base+hi-p.lo]
+	}
+	if err != nil {
+		if errors.Is(err, ErrMemoryLimit) {
+			kept := int64(0)
+			for _, w := range s.ws {
+				kept += w.buffered.kept
+			}
+			s.measureDrop(kept)
+		}
+		for _, w := range s.ws {
+			for b := range 1 << bbits {
+				bins.put(w.buffered.take(b, nil)) // the pass is dropped: its bins go back
+			}
+			w.buffered.overLimit = false
+		}
+		s.out.groups = s.out.groups[:base]
+		return p.lo, err
+	}
+	if s.final {
+		return hi, nil
+	}
+	r.arena.sizeFor(s.est * (k + 1))
+	parts := make([][][]uint64, len(s.ws))
+	err = pool.Run(s.ctx, len(s.ws), 1<<bbits, func(wi, i int) error {
+		if ms[wi] == nil {
+			ms[wi] = &merger{k: k, by: s.ws[0].buffered.by, mem: r.mem}
+		}
+		m := ms[wi]
+		bp := parts[wi][:0]
+		for _, w := range s.ws {
+			bp = w.buffered.take(i, bp)
+		}
+		parts[wi] = bp
+		runs := bp // a bucket of one group needs no sorting
+		if sub > 0 {
+			if err := m.sortBucket(bp, 64-s.gbits, sub); err != nil {
+				return err
+			}
+			bins.put(bp)
+		}
+		for j := range 1 << sub {
+			g := i<<sub + j
+			if g < p.lo || g >= hi {
+				continue // another pass's
+			}
+			if sub > 0 {
+				runs = [][]uint64{m.sorted[m.at[j]:m.at[j+1]]}
+			}
+			merged, err := m.merge(runs)
+			if err != nil {
+				return err
+			}
+			if err := s.place(wi, base+g-p.lo, len(merged), func(dense []uint64) { copy(dense, merged) }); err != nil {
+				return err
+			}
+		}
+		if sub == 0 {
+			bins.put(bp)
+		}
+		return nil
+	})
+	if err != nil {
+		return p.lo, err
+	}
+	merged := int64(0)
+	for _, m := range ms {
+		merged += m.bytes()
+	}
+	r.mergeHigh = max(r.mergeHigh, merged)
+	if s.out.parts != nil {
+		s.out.parts.add(base, base+hi-p.lo, p.classes)
+	}
+	return hi, nil
+}
+
+// bufferedShare returns the share of the next layer each pass of a
+// buffered step may make, when the step's bins would pass the memory
+// limit in one pass but not in a few (at most maxBufferedPasses): 0 if
+// the step should be lean instead. Only a step that can be made in
+// passes (canPass) is, and its next layer goes to disk as it is made, so
+// a pass holds only its bins: the new states, unmerged, that the states
+// of a sample of cur make (measure), and a margin. A guess from the
+// growth of the column before misled both ways: on 8x9 by the narrow
+// sweep, planned for three new states a state of the next layer, square
+// 46 took five passes where three were planned, and by narrow-down the
+// guess at square 43 was half again the layer that came, and a pass held
+// 14.5 of the 17 GB it could have.
+func (s *stepper) bufferedShare(shard bool) (float64, error) {
+	r := s.r
+	if !s.canPass() {
+		return 0, nil
+	}
+	if r.cfg.passPart > 0 {
+		return r.cfg.passPart, nil
+	}
+	made, err := s.measure(shard)
+	if err != nil {
+		return 0, err
+	}
+	need := made * float64(s.cur.n) * binBytes(r.k)
+	room := s.binRoom()
+	if room <= 0 || need/room > maxBufferedPasses {
+		return 0, nil
+	}
+	// The scale makes more passes, not a lean step: with it in the test
+	// above, square 63 of 8x10 by narrow-down went lean after a square
+	// with drops and took over 12 minutes, where the buffered squares
+	// beside it took 2 to 9.
+	return min(1, room/(need*r.planScale.factor())), nil
+}
+
+// binMargin is the room a buffered pass plans beyond its bins' entries:
+// the bins the workers are filling, the merge buffers, and classes whose
+// states make more new ones than the sample's.
+const binMargin = 1.15
+
+// binBytes returns the memory a buffered pass plans for each new state
+// its bins keep: a key and k limbs, and the margin.
+func binBytes(k int) float64 { return float64((k+1)*8) * binMargin }
+
+// binRoom returns the memory a buffered pass's bins may take: what the
+// limit leaves, less the room for the merge buffers, counting the pool's
+// bins as free (those of a step or pass before, for this one's).
+func (s *stepper) binRoom() float64 {
+	r := s.r
+	room := float64(r.mem.limit - r.mem.held() - r.mergeRoom())
+	if r.pool != nil {
+		room += float64(r.pool.held())
+	}
+	return room
+}
+
+// mergeRoom is the memory a buffered step's bins leave below the limit
+// for its merge buffers, which are counted even past it (merger.grow):
+// twice the most they have taken so far in the count, as they grow with
+// the layers and by doubling. Without it the bins filled the limit and
+// the merge buffers went past it: 8x9 from the corner at -memory 17G held
+// 19.7 GB of counted memory, 6x6 in passes at 4 MiB 4.8 MiB.
+func (r *counter) mergeRoom() int64 { return 2 * r.mergeHigh }
+
+// releasePool returns the bins of the buffered steps, which the pool
+// keeps from step to step while the steps are buffered: fresh memory
+// costs a fault on every page.
+func (r *counter) releasePool() {
+	if r.pool != nil {
+		r.pool.release()
+		r.pool = nil
+	}
+}

@@ -1,0 +1,24 @@
+package frontier
+
+import "errors"
+
+// The errors a count returns.
+
+// ErrMemoryLimit reports that a count needed more memory for its states
+// than Config.MemoryLimit allows. The root package exports it as is.
+var ErrMemoryLimit = errors.New("knightstour: memory limit reached")
+
+// ErrDiskFull reports that a count's files on disk (its layers) would leave the file system less than diskReserve free. The root package
+// exports it as is.
+var ErrDiskFull = errors.New("knightstour: disk full")
+
+// ErrTooWide reports a board whose shorter side is wider than MaxWidth.
+var ErrTooWide = errors.New("frontier: board too wide")
+
+// errOverflow makes a count start again with wider counts.
+var errOverflow = errors.New("count overflowed its limbs")
+
+// ErrCheckpoint reports a checkpoint that cannot be resumed from: torn,
+// truncated or changed on disk, written by another version of the
+// counter, or of another count. The root package exports it as is.
+var ErrCheckpoint = errors.New("knightstour: unusable checkpoint")

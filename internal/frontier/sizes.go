@@ -1,0 +1,35 @@
+package frontier
+
+// The sizes a count cuts its work into: chunks of states for the
+// workers, groups of a layer, and how many passes a buffered step may take.
+
+// chunkStates is how many states a worker takes at a time.
+const chunkStates = 1 << 12
+
+// groupStates is about how many states a group of a layer should hold:
+// few enough that packing one group's table costs little memory, many
+// enough that the workers' staging buffers, a batch per group, stay small.
+const groupStates = 1 << 14
+
+// maxGroupBits bounds the groups of a layer: 2^18 groups of the lean
+// step's 2^14 states reach four billion states (the buffered step's groups
+// are smaller, and the buffered step is for smaller layers).
+const maxGroupBits = 18
+
+// bufferedStates is about how many unmerged new states a group of the
+// buffered step should receive: its merge table should fit in the
+// processor's cache.
+const bufferedStates = 1 << 13
+
+// maxBufferedPasses is the most passes a buffered step is planned in: past
+// it the lean step, whose tables take a third of the bins' memory, makes
+// the layer in fewer passes. Fewer on paper: a buffered pass that reaches
+// the limit narrows, where a lean one is dropped and made again, and the
+// lean plans of 8 rows fall further short. On 8x12 from the corner by
+// narrow-down, with at most 6 buffered passes, square 62 (1.16 billion
+// states before it) went lean, planned in 2 passes, dropped the first at
+// a tenth of it and took 27 minutes in 5; square 63 took 13 minutes in 10
+// lean passes. By the narrow sweep the same squares, with a few percent
+// fewer states, were buffered in 6 and 3 passes and took 4 and 2 minutes,
+// and square 59 took 11 minutes in 10 buffered passes.
+const maxBufferedPasses = 12

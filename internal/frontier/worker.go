@@ -1,0 +1,412 @@
+package frontier
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// A worker expands states: it adds the step's square to each state of a
+// piece and emits the states that follow, or counts the tours they end.
+
+// failure returns the error a worker met while expanding, if any.
+func (w *worker) failure(v, size int) error {
+	switch {
+	case w.err != nil:
+		return w.err
+	case w.lean != nil && w.lean.overflow:
+		return errOverflow
+	case w.lean != nil && w.lean.overLimit, w.buffered != nil && w.buffered.overLimit:
+		return w.r.memoryError(v, size)
+	}
+	return nil
+}
+
+// notEnd returns, for each z-state, the positions of a step whose squares
+// cannot end a tour for their colour: none when the count is of every
+// length, whose boards' colours differ.
+func (r *counter) notEnd(st *step) (ne [4]uint32) {
+	switch {
+	case r.cfg.AllLengths:
+	case r.mode == FromStart && r.f.n%2 == 0 && r.startColour == 0:
+		ne = [4]uint32{0, ^st.black, 0, 0}
+	case r.mode == FromStart && r.f.n%2 == 0:
+		ne = [4]uint32{0, st.black, 0, 0}
+	case r.f.n%2 == 1: // both ends on the corners' colour, which has one more square
+		ne = [4]uint32{0, st.black, st.black, 0}
+	case r.mode == FreeEnds:
+		ne = [4]uint32{0, st.black, 0, ^st.black}
+	}
+	return ne
+}
+
+// worker expands states for one step on one goroutine.
+type worker struct {
+	r     *counter
+	st    *step
+	v     int
+	final bool
+	// cut, when not nil, sums the tours of the board cut after square v,
+	// the end of a column (WithAllLengths).
+	cut []uint64
+	// lean or buffered takes the new states, as the step chose.
+	lean     *stager
+	buffered *emitter
+	// in holds a piece of a layer read from disk.
+	in    []uint64
+	block []byte // a compact block of cur, read from disk
+	total []uint64
+	err   error
+	// memo holds the options of recent demands (options), 2^(64-memoShift)
+	// of them.
+	memo      []memoEntry
+	memoShift uint
+	// shard makes the worker expand only this shard's states.
+	shard bool
+	// notEnd[z] marks the positions whose squares have the wrong colour to
+	// end an open tour in z-state z: a path alternates colours, so on a
+	// board with an even number of squares it ends on the colour it did
+	// not start on, and on an odd one it starts and ends on the colour of
+	// the corners.
+	notEnd [4]uint32
+	// made counts the new states of a worker with neither tables nor bins
+	// (measure).
+	made int
+	// zFull is the z-state of this step's packed keys with no square whose
+	// piece of path leads to z, where the keys leave z out (zOf).
+	zFull int
+}
+
+// A state's z-state says how many edges z has left to give, and for free
+// ends on boards with an even number of squares, which colour the second
+// end must have: 0 none, 1 one (to a square of colour 0), 2 two, 3 one (to
+// a square of colour 1).
+var zLeft = [4]int{0, 1, 2, 1}
+
+// zAfter returns the z-state after z gives an edge to a square of the
+// given colour.
+func (r *counter) zAfter(z int, colour uint32) int {
+	if z == 2 && r.mode == FreeEnds && r.f.n%2 == 0 {
+		return 3 - 2*int(colour) // the other end must have the other colour
+	}
+	return zLeft[z] - 1
+}
+
+// expand adds square v to one state in every way it can take 0, 1 or 2
+// edges to its earlier neighbours.
+func (w *worker) expand(key uint64, val []uint64) {
+	f, st := w.r.f, w.st
+	var a [18]uint8
+	z, free, ends := f.decode(key, &a)
+	s := int8(f.slots)
+	self := uint32(1) << s
+	a[s] = slotFree
+	free |= self
+	room := 2
+	if w.v == w.r.start {
+		a[s], room = slotToZ, 1 // the start's other edge goes to z
+		free &^= self
+		ends |= self
+	}
+	var cand [4]int8
+	nc := 0
+	for _, p := range st.back[:st.nback] {
+		if a[p] != slotDone {
+			cand[nc] = p
+			nc++
+		}
+	}
+	closed := w.r.mode == Closed
+	none, one, pairs := w.options(ends, free, z, cand[:nc], room)
+	if none {
+		w.finish(a, z, free, false, val)
+	}
+	for i := range nc {
+		if one>>i&1 == 0 && pairs[i] == 0 {
+			continue
+		}
+		bfree := free &^ (self | 1<<cand[i]) // an edge leaves neither end unused
+		b := a
+		complete, ok := link(&b, s, cand[i], closed)
+		if !ok {
+			continue
+		}
+		if one>>i&1 != 0 {
+			w.finish(b, z, bfree, complete, val)
+		}
+		if complete {
+			continue
+		}
+		for m := pairs[i]; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros32(m)
+			c := b
+			if complete, ok := link(&c, s, cand[j], closed); ok {
+				w.finish(c, z, bfree&^(1<<cand[j]), complete, val)
+			}
+		}
+	}
+}
+
+// memoBits is the log2 of the entries of a worker's memo of choices: 2^13
+// (128 KiB, in the processor's second-level cache) where the step's
+// demand filter is small enough for the third-level cache, and 2^15
+// where it is not (bigMemoFilter): a miss then waits for memory, and the
+// demands of 8x8 are many. On 7x7 (filters up to 2 MiB) 2^17 entries cost
+// 6% more time than 2^13 for a quarter of the misses; at square 44 of
+// 8x8 from the corner (a filter of 16 MiB) 2^15 take 128 ns a state for
+// the choices against 138 to 165 with 2^13, hitting for 45% of the
+// states against 23%.
+func (r *counter) memoBits(v int) uint {
+	if r.vb != nil && len(r.vb.after[v].words)*8 >= bigMemoFilter {
+		return 15
+	}
+	return 13
+}
+
+// bigMemoFilter is the size of a demand filter from which a step's memo
+// of choices is larger.
+const bigMemoFilter = 8 << 20
+
+// A memoEntry remembers the choices of one demand: its key is the demand
+// (ends, free, z) with the top bit set, so that a zero entry is empty.
+type memoEntry struct {
+	key uint64
+	val uint32
+}
+
+// options returns whether the state may take no edge to the new square,
+// and choices' answer. They depend only on the state's demand, which many
+// states share, and each costs several lookups in tables larger than the
+// processor's caches: a small memo per worker and step keeps the answers
+// for recent demands.
+func (w *worker) options(ends, free uint32, z int, cand []int8, room int) (none bool, one uint32, pairs [4]uint32) {
+	key := uint64(ends) | uint64(free)<<24 | uint64(z)<<48 | 1<<63
+	e := &w.memo[key*0x9e3779b97f4a7c15>>w.memoShift]
+	if e.key != key {
+		none = w.viable(ends, free, z)
+		one, pairs = w.choices(ends, free, z, cand, room)
+		val := one<<1 | pairs[0]<<8 | pairs[1]<<12 | pairs[2]<<16 | pairs[3]<<20
+		if none {
+			val |= 1
+		}
+		e.key, e.val = key, val
+	}
+	val := e.val
+	return val&1 != 0, val >> 1 & 15, [4]uint32{val >> 8 & 15, val >> 12 & 15, val >> 16 & 15, val >> 20 & 15}
+}
+
+// choices returns, as bits, the candidates i whose edge to the new square
+// (at bit self) can alone still lead to a tour, and for each i the later
+// candidates j that can be taken with it where the square has room for
+// two: where the demands rule a choice out, expand skips the work of
+// linking.
+func (w *worker) choices(ends, free uint32, z int, cand []int8, room int) (one uint32, pairs [4]uint32) {
+	self := uint32(1) << w.r.f.slots
+	for i := range cand {
+		bends, bfree := takeEdge(ends, free, self|1<<cand[i])
+		if w.viable(bends, bfree, z) {
+			one |= 1 << i
+		}
+		if room < 2 {
+			continue
+		}
+		for j := i + 1; j < len(cand); j++ {
+			if cends, cfree := takeEdge(bends, bfree, self|1<<cand[j]); w.viable(cends, cfree, z) {
+				pairs[i] |= 1 << j
+			}
+		}
+	}
+	return one, pairs
+}
+
+// viable reports whether the demands after this step's edges, the squares
+// needing one more (ends) and two more (free), can still be met; always
+// true when the count keeps every state.
+func (w *worker) viable(ends, free uint32, z int) bool {
+	vb := w.r.vb
+	if vb == nil {
+		return true
+	}
+	d, ok := w.r.settle(w.v, ends, free, z, &w.notEnd)
+	return ok && (w.final || vb.viable(w.v, d))
+}
+
+// far returns the position of the other end of the piece of path that
+// ends at position x, or -1 for z. It looks for the other square of x's
+// label in all 18 at once, eight a word (a loop over them took three
+// times as long, its end unpredictable).
+func far(a *[18]uint8, x int8) int8 {
+	switch c := a[x]; c {
+	case slotFree:
+		return x
+	case slotToZ:
+		return -1
+	default:
+		if p := sameBytes(a, c) &^ (1 << uint(x)); p != 0 {
+			return int8(bits.TrailingZeros32(p))
+		}
+		panic("knightstour: frontier state with an unpaired end")
+	}
+}
+
+// sameBytes returns the positions of a that hold c, as bits.
+func sameBytes(a *[18]uint8, c uint8) uint32 {
+	pat := uint64(c) * 0x0101010101010101
+	m0 := zeroBytes(binary.LittleEndian.Uint64(a[0:8]) ^ pat)
+	m1 := zeroBytes(binary.LittleEndian.Uint64(a[8:16]) ^ pat)
+	m2 := zeroBytes(uint64(binary.LittleEndian.Uint16(a[16:18]))^pat&0xffff) & 0x8080
+	return uint32(gatherBytes(m0) | gatherBytes(m1)<<8 | gatherBytes(m2)<<16)
+}
+
+// zeroBytes returns the top bit of each byte of w that is zero.
+func zeroBytes(w uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^(w&low7 + low7 | w | low7)
+}
+
+// gatherBytes returns the top bits of the eight bytes of m, which has no
+// other bits, as the low eight bits: the product puts the bit of byte i
+// at bit 56+i, and nothing carries into those.
+func gatherBytes(m uint64) uint64 {
+	return (m >> 7) * 0x0102040810204080 >> 56
+}
+
+// link adds the edge x-y. It reports whether the edge closes the cycle
+// (which must then be the whole tour) and false if it closes a cycle that
+// cannot be one.
+func link(a *[18]uint8, x, y int8, closed bool) (complete, ok bool) {
+	fx, fy := far(a, x), far(a, y)
+	if fx == y || fx < 0 && fy < 0 {
+		// A cycle: without z it is a closed tour, through z an open one.
+		if closed != (fx == y) {
+			return false, false
+		}
+		a[x], a[y] = slotDone, slotDone
+		return true, true
+	}
+	if a[x] != slotFree {
+		a[x] = slotDone
+	}
+	if a[y] != slotFree {
+		a[y] = slotDone
+	}
+	switch {
+	case fx < 0:
+		a[fy] = slotToZ
+	case fy < 0:
+		a[fx] = slotToZ
+	default:
+		label := 24 + uint8(y) // unique within this step's edges
+		a[fx], a[fy] = label, label
+	}
+	return false, true
+}
+
+// finish retires the squares that have no later neighbours, checks that
+// the state can still become a tour, and adds it to the next layer (or,
+// after the last square, its count to the total).
+func (w *worker) finish(arr [18]uint8, z int, free uint32, complete bool, val []uint64) {
+	a := &arr
+	st := w.st
+	// A square that leaves unused is a square no path reaches; squares
+	// with one later neighbour and no edge yet must end the path, so need
+	// an edge from z and the right colour.
+	if free&st.retire != 0 || bits.OnesCount32(free&st.thin) > zLeft[z] || free&st.thin&w.notEnd[z] != 0 {
+		return
+	}
+	for m := st.retire; m != 0; m &= m - 1 {
+		p := int8(bits.TrailingZeros32(m))
+		c := a[p]
+		if c == slotDone {
+			continue
+		}
+		if complete {
+			return // a second piece of path besides the whole cycle
+		}
+		if zLeft[z] == 0 || w.notEnd[z]>>p&1 != 0 {
+			return // no end of the path left, or not one of this colour
+		}
+		// The square ends the path: it takes an edge from z.
+		z = w.r.zAfter(z, st.black>>p&1)
+		if c == slotToZ {
+			complete = true // the path now runs from z to z: the tour is whole
+		} else {
+			a[far(a, p)] = slotToZ
+		}
+		a[p] = slotDone
+	}
+	if w.cut != nil {
+		w.endBoard(arr, z, complete, val)
+	}
+	if w.final {
+		if complete && addLimbs(w.total, val) {
+			w.err = errOverflow
+		}
+		return
+	}
+	if complete {
+		return // a whole tour or cycle, but squares are left
+	}
+	if bits.OnesCount32(free&st.thin) > zLeft[z] {
+		return
+	}
+	key := w.r.f.encode(a, z, st)
+	w.emit(key, val)
+}
+
+// endBoard finishes a state as if the board ended after square v: every
+// square left on the frontier leaves now. The states after v are all
+// those of the shorter board and more, as every square has at least as
+// many later neighbours on the longer board, so a count of the longer
+// board also counts all its shorter ones, in one pass.
+func (w *worker) endBoard(arr [18]uint8, z int, complete bool, val []uint64) {
+	a := &arr
+	for p := range int8(w.r.f.slots + 1) {
+		c := a[p]
+		if c == slotDone {
+			continue
+		}
+		if complete || c == slotFree || zLeft[z] == 0 {
+			return
+		}
+		z = w.r.zAfter(z, w.st.black>>p&1)
+		if c == slotToZ {
+			complete = true
+		} else {
+			a[far(a, p)] = slotToZ
+		}
+		a[p] = slotDone
+	}
+	if complete && addLimbs(w.cut, val) {
+		w.err = errOverflow
+	}
+}
+
+// newWorker returns a worker for the step adding square v; shard makes
+// it expand only the count's shard of the states. It has neither tables
+// nor bins yet: the step gives it one or the other.
+func (r *counter) newWorker(v int, shard bool) *worker {
+	mb := r.memoBits(v)
+	w := &worker{r: r, st: &r.f.steps[v], v: v, final: v == r.f.n-1, shard: shard, memo: make([]memoEntry, 1<<mb), memoShift: 64 - mb,
+		total: make([]uint64, r.k)}
+	if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !w.final {
+		w.cut = make([]uint64, r.k)
+	}
+	w.notEnd = r.notEnd(&r.f.steps[v])
+	if w.zFull = r.firstZ(); r.mode == FromStart && v > r.start {
+		w.zFull++ // the start's piece leads to z too
+	}
+	return w
+}
+
+// emit hands a new state to the step: to the worker's bins or tables, or,
+// where it has neither, to the tally of a measure.
+func (w *worker) emit(key uint64, val []uint64) {
+	switch {
+	case w.buffered != nil:
+		w.buffered.emit(key, val)
+	case w.lean != nil:
+		w.lean.emit(w.r.f.mixer.mix(key), val)
+	default:
+		w.made++
+	}
+}
