@@ -93,7 +93,7 @@ func TestConstructStrips(t *testing.T) {
 	case testing.Short() || raceEnabled:
 		longest = 14
 	case !exhaustive:
-		longest = 8 // every start of every strip up to 8 long
+		longest = 6 // every start of every strip up to 6 long
 	}
 	// Whether an open tour starts at a square, by CountDP: once for a
 	// board and its transpose, as a tour turned over the diagonal is one.

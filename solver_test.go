@@ -210,10 +210,14 @@ var referenceBoards = [][2]int{{1, 1}, {1, 3}, {2, 3}, {3, 3}, {3, 4}, {4, 3}, {
 // square with the unpruned search, for the seed's and Wirth's move orders,
 // and with both engines (the wide one is forced onto small boards).
 func TestAgainstReference(t *testing.T) {
-	if testing.Short() {
-		referenceBoards = referenceBoards[:10]
+	boards := referenceBoards
+	switch {
+	case testing.Short():
+		boards = boards[:10]
+	case !exhaustive:
+		boards = boards[:len(boards)-1] // 5x5 from every square: with -tags exhaustive
 	}
-	for _, b := range referenceBoards {
+	for _, b := range boards {
 		for _, order := range [][]Move{SeedOrder(), WirthOrder()} {
 			for r := range b[0] {
 				for c := range b[1] {
