@@ -11,6 +11,7 @@
 //	knightstour verify FILE          check a file written by 'list -o FILE'
 //	knightstour queens [flags] N     count the N-Queens solutions
 //	knightstour merge [FILE...]      add the -json results of the shards of one count
+//	knightstour version              the version and revision of this build
 //
 // Every command takes -start SQ (a square as {row,col} or a1; default the
 // lower-left corner), -order (seed, wirth or eight jumps such as
@@ -54,6 +55,7 @@ const usage = `usage:
   knightstour verify FILE          check a file of tours written by 'list -o FILE'
   knightstour queens [flags] N     count the N-Queens solutions (-unique, -shard i/n, -json, -print)
   knightstour merge [FILE...]      add the -json results of the shards of one count (-shard i/n)
+  knightstour version              the version, the revision it was built from, and its Go
 
 RxC is the board, rows x columns, for example 4x7 (the default for the first form).
 -closed makes any command look for closed tours only.
@@ -83,6 +85,8 @@ func lookup(name string) (commandFunc, bool) {
 		return runMerge, true
 	case "tour":
 		return runTour, true
+	case "version":
+		return runVersion, true
 	}
 	return runMain, false
 }

@@ -837,3 +837,13 @@ func TestProfiles(t *testing.T) {
 		}
 	}
 }
+
+func TestVersion(t *testing.T) {
+	code, out, errOut := runArgs(t, "version")
+	if code != exitOK || !strings.HasPrefix(out, "knightstour ") || !strings.Contains(out, " go1.") {
+		t.Errorf("version: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, _, _ := runArgs(t, "version", "now"); code != exitUsage {
+		t.Errorf("version now: exit %d, want %d", code, exitUsage)
+	}
+}
