@@ -51,6 +51,10 @@ type Progress struct {
 	// from 0 to 1, while it checks them; 0 before and after. On 8 rows
 	// they hold tens of gigabytes and take minutes to check.
 	Checked float64
+	// Resumes is, for CountDP resuming from a checkpoint, the squares
+	// done in it, from the first report on (which comes at once); 0 for a
+	// count started afresh.
+	Resumes int
 	Elapsed time.Duration
 }
 

@@ -205,6 +205,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 			opts = append(opts, knightstour.WithSweep(sweep))
 		}
 		if !c.quiet {
+			progress.checkpoint = *checkpoint
 			opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))
 		}
 		dp, err := knightstour.CountDP(ctx, rows, cols, opts...)

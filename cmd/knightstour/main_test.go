@@ -202,9 +202,12 @@ func TestCountDPShardsAndCheckpoint(t *testing.T) {
 	if !strings.Contains(stderr.String(), "run the same command to go on") {
 		t.Errorf("interrupted count: stderr %q does not say how to go on", stderr.String())
 	}
-	code, out, errOut = runArgs(t, "count", "-method", "dp", "-quiet", "-workers", "1", "-checkpoint", ckpt, "6x7")
+	code, out, errOut = runArgs(t, "count", "-method", "dp", "-workers", "1", "-checkpoint", ckpt, "6x7")
 	if code != exitOK || !strings.HasPrefix(out, "57968982 tours") || !strings.Contains(out, "resumed from the checkpoint after square") {
 		t.Errorf("resumed count: exit %d, stdout %q, stderr %q; want 57968982 tours, resumed", code, out, errOut)
+	}
+	if !strings.HasPrefix(errOut, "resuming from the checkpoint "+ckpt+" after square ") {
+		t.Errorf("resumed count: stderr %q does not begin with the checkpoint it resumes from", errOut)
 	}
 	if left, _ := filepath.Glob(ckpt + "*"); len(left) != 0 {
 		t.Errorf("files left after the count: %v", left)

@@ -19,6 +19,10 @@ type progressLine struct {
 	mu       sync.Mutex
 	last     time.Time
 	drawn    bool
+	// checkpoint names the checkpoint of a frontier count, for the line
+	// that says, at once, that the count resumes from it.
+	checkpoint string
+	resumeSaid bool
 }
 
 func newProgressLine(w io.Writer) *progressLine {
@@ -38,6 +42,10 @@ func (p *progressLine) show(pr knightstour.Progress) {
 // showSteps shows the progress of a frontier count: squares added, the
 // states after the last, and how far the next square is.
 func (p *progressLine) showSteps(pr knightstour.Progress) {
+	if pr.Resumes > 0 && !p.resumeSaid {
+		p.resumeSaid = true
+		p.say(fmt.Sprintf("resuming from the checkpoint %s after square %d of %d", p.checkpoint, pr.Resumes, pr.Tasks))
+	}
 	next := ""
 	switch {
 	case pr.Demands > 0:
@@ -87,6 +95,17 @@ func (p *progressLine) reportLine(done, tasks int, elapsed time.Duration, line s
 	} else {
 		fmt.Fprintln(p.w, line)
 	}
+}
+
+// say writes a line of its own, at once, between redrawn lines.
+func (p *progressLine) say(line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
+	}
+	fmt.Fprintln(p.w, line)
 }
 
 // done ends a redrawn line so that what follows starts on a fresh one.

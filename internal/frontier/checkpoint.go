@@ -143,10 +143,10 @@ func (l *layer) owns(lf *layerFile) bool {
 	return false
 }
 
-// loadCheckpoint reads the checkpoint, if there is one, and checks it
-// against this count and the files it names. It returns nil, nil where
-// there is no checkpoint.
-func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
+// readManifest reads the checkpoint's manifest, if there is one, and
+// checks it against this count; it returns nil, nil where there is none.
+// It opens none of the files the manifest names.
+func (r *counter) readManifest() (*manifest, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w %s: %s", ErrCheckpoint, r.cfg.Checkpoint, fmt.Sprintf(format, args...))
 	}
@@ -156,56 +156,71 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 	st, err := os.Stat(r.cfg.Checkpoint)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil, nil, nil
+		return nil, nil
 	case err != nil:
-		return nil, nil, fmt.Errorf("%w: %v", ErrCheckpoint, err)
+		return nil, fmt.Errorf("%w: %v", ErrCheckpoint, err)
 	case !st.Mode().IsRegular():
-		return nil, nil, bad("not a regular file (%v)", st.Mode().Type())
+		return nil, bad("not a regular file (%v)", st.Mode().Type())
 	case st.Size() > r.cfg.MemoryLimit:
-		return nil, nil, bad("%d bytes, more than the memory limit of %d: not a checkpoint of a count this size", st.Size(), r.cfg.MemoryLimit)
+		return nil, bad("%d bytes, more than the memory limit of %d: not a checkpoint of a count this size", st.Size(), r.cfg.MemoryLimit)
 	}
 	data, err := os.ReadFile(r.cfg.Checkpoint)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrCheckpoint, err)
+		return nil, fmt.Errorf("%w: %v", ErrCheckpoint, err)
 	}
 	body, trailer, ok := cutLast(data)
 	var sum uint32
 	if !ok || len(trailer) != len("crc32c 00000000") || !strings.HasPrefix(trailer, "crc32c ") {
-		return nil, nil, bad("no checksum at its end: torn or truncated")
+		return nil, bad("no checksum at its end: torn or truncated")
 	}
 	if _, err := fmt.Sscanf(trailer, "crc32c %08x", &sum); err != nil || crc32.Checksum(body, castagnoli) != sum {
-		return nil, nil, bad("its checksum does not match: torn or changed")
+		return nil, bad("its checksum does not match: torn or changed")
 	}
 	var m manifest
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
-		return nil, nil, bad("%v", err)
+		return nil, bad("%v", err)
 	}
 	raw := m.Format == checkpointFormatRaw
 	switch want := r.job(); {
 	case m.Format != checkpointFormat && m.Format != checkpointFormatHash && !raw:
-		return nil, nil, bad("format %q, this counter writes %q", m.Format, checkpointFormat)
+		return nil, bad("format %q, this counter writes %q", m.Format, checkpointFormat)
 	case m.Job != want:
-		return nil, nil, bad("it is of another count (%v), not of this one (%v)", m.Job, want)
+		return nil, bad("it is of another count (%v), not of this one (%v)", m.Job, want)
 	case m.Limbs < 1 || m.Limbs&(m.Limbs-1) != 0 || m.Stride != m.Limbs+1:
-		return nil, nil, bad("%d limbs a count, %d words a state", m.Limbs, m.Stride)
+		return nil, bad("%d limbs a count, %d words a state", m.Limbs, m.Stride)
 	case m.Squares < 1 || m.Squares >= r.f.n || len(m.States) != m.Squares:
-		return nil, nil, bad("%d squares done of %d, with %d counts of states", m.Squares, r.f.n, len(m.States))
+		return nil, bad("%d squares done of %d, with %d counts of states", m.Squares, r.f.n, len(m.States))
 	case len(m.Total) != m.Limbs || len(m.ByLength) != r.f.l:
-		return nil, nil, bad("totals of the wrong size")
+		return nil, bad("totals of the wrong size")
 	case m.ShardAt < -1 || m.ShardAt >= m.Squares || m.ShardAt == 0:
-		return nil, nil, bad("shards parted at square %d", m.ShardAt)
+		return nil, bad("shards parted at square %d", m.ShardAt)
 	case m.Kept < 0 || m.ShardAt > 0 && m.Kept > m.States[m.ShardAt-1] || m.ShardAt < 0 && m.Kept != 0:
-		return nil, nil, bad("the shard followed %d states", m.Kept)
+		return nil, bad("the shard followed %d states", m.Kept)
 	case !(m.PlanScale >= 0 && m.PlanScale <= maxScale) || m.MergeHigh < 0:
-		return nil, nil, bad("a plan scale of %v, merge buffers of %d bytes", m.PlanScale, m.MergeHigh)
+		return nil, bad("a plan scale of %v, merge buffers of %d bytes", m.PlanScale, m.MergeHigh)
 	}
 	for _, b := range m.ByLength {
 		if b != nil && len(b) != m.Limbs {
-			return nil, nil, bad("totals of the wrong size")
+			return nil, bad("totals of the wrong size")
 		}
 	}
+	return &m, nil
+}
+
+// loadCheckpoint reads the checkpoint, if there is one, and checks it
+// against this count and the files it names. It returns nil, nil where
+// there is no checkpoint.
+func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
+	m, err := r.readManifest()
+	if m == nil || err != nil {
+		return nil, nil, err
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w %s: %s", ErrCheckpoint, r.cfg.Checkpoint, fmt.Sprintf(format, args...))
+	}
+	raw := m.Format == checkpointFormatRaw
 	var size int64
 	for _, fs := range m.Files {
 		size += max(fs.Size, 0)
@@ -231,14 +246,14 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 		return nil, nil, bad("%v", err)
 	}
 	if m.Step != nil {
-		if err := r.openPart(&m, raw); err != nil {
+		if err := r.openPart(m, raw); err != nil {
 			for _, lf := range cur.files {
 				lf.f.Close()
 			}
 			return nil, nil, bad("%v", err)
 		}
 	}
-	return &m, cur, nil
+	return m, cur, nil
 }
 
 // openLayer opens the files of a layer of states that a checkpoint names,

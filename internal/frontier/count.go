@@ -139,6 +139,9 @@ type Progress struct {
 	// read, from 0 to 1; it is 0 once they are checked (and in a count
 	// that did not resume), for the files of 8 rows take minutes to read.
 	Checked float64
+	// Resumes is the squares done in the checkpoint the count resumes
+	// from, known from the first report on; 0 for a count started afresh.
+	Resumes int
 	Elapsed time.Duration
 }
 
@@ -251,8 +254,21 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	case mode == Closed && f.n%2 == 1 && !cfg.AllLengths: // a cycle alternates colours
 		undirected = new(big.Int)
 	default:
+		// A checkpoint is read and checked at once, before the demand
+		// passes (a minute or two on 8 rows): one that cannot be resumed
+		// is refused without delay, and one that can is said to be.
+		if cfg.Checkpoint != "" {
+			m, err := r.readManifest()
+			if err != nil {
+				return nil, err
+			}
+			if m != nil {
+				r.resumeFrom = m.Squares
+			}
+		}
 		stop := func() {}
 		if cfg.Progress != nil {
+			cfg.Progress(r.snapshot(begin))
 			stop = progress.Every(cfg.Every, func() { cfg.Progress(r.snapshot(begin)) })
 		}
 		if !cfg.AllDemands {
@@ -327,6 +343,7 @@ const checkpointEvery = time.Minute
 
 // counter is one count: the board's layout, the mode, and the tables.
 type counter struct {
+	resumeFrom int // squares done in the checkpoint the count resumes from, if any
 	f           *board
 	mode        Mode
 	start       int // index of the start square in the board's order, or -1
@@ -376,7 +393,7 @@ type counter struct {
 }
 
 func (r *counter) snapshot(begin time.Time) Progress {
-	p := Progress{Squares: int(r.done.Load()), Of: r.f.n, States: int(r.last.Load()), Elapsed: time.Since(begin),
+	p := Progress{Squares: int(r.done.Load()), Of: r.f.n, States: int(r.last.Load()), Elapsed: time.Since(begin), Resumes: r.resumeFrom,
 		Pass: int(r.pass.Load()), Passes: int(r.passesPlanned.Load())}
 	if n := r.pieces.Load(); n > 0 {
 		p.Expanded = float64(r.expanded.Load()) / float64(n)
