@@ -343,7 +343,7 @@ const checkpointEvery = time.Minute
 
 // counter is one count: the board's layout, the mode, and the tables.
 type counter struct {
-	resumeFrom int // squares done in the checkpoint the count resumes from, if any
+	resumeFrom  int // squares done in the checkpoint the count resumes from, if any
 	f           *board
 	mode        Mode
 	start       int // index of the start square in the board's order, or -1
