@@ -138,7 +138,8 @@ type TourReader struct {
 	closed     bool
 	r          *bufio.Reader
 	buf        []byte
-	line       int // the number of the line last read
+	line       int  // the number of the line last read
+	unended    bool // the line last read ended the file without a newline
 }
 
 // NewTourReader reads the header of a tour file. It fails with a
@@ -175,16 +176,17 @@ func (tr *TourReader) Cols() int { return tr.cols }
 // Kind is Closed if the file promises closed tours only, else Open.
 func (tr *TourReader) Kind() Kind { return KindOf(tr.closed) }
 
-// readLine returns the next line without its newline, false at the end of
-// the file, or a *FileError for a line longer than limit bytes or a read
-// that failed.
+// readLine returns the next line without its newline (\n or \r\n), false
+// at the end of the file, or a *FileError for a line longer than limit
+// bytes or a read that failed. tr.unended says whether the line ended the
+// file without a newline, as the last line of a file cut short does.
 func (tr *TourReader) readLine(limit int) (string, bool, error) {
 	tr.buf = tr.buf[:0]
 	for {
 		chunk, err := tr.r.ReadSlice('\n')
 		tr.buf = append(tr.buf, chunk...)
 		switch {
-		case len(tr.buf) > limit+1:
+		case len(tr.buf) > limit+2:
 			return "", false, &FileError{tr.line + 1, fmt.Errorf("%w: a line longer than %d bytes, the most this board's tours take", ErrBadFile, limit)}
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
@@ -194,7 +196,9 @@ func (tr *TourReader) readLine(limit int) (string, bool, error) {
 			return "", false, &FileError{tr.line + 1, err}
 		}
 		tr.line++
-		return strings.TrimSuffix(string(tr.buf), "\n"), true, nil
+		text, ended := strings.CutSuffix(string(tr.buf), "\n")
+		tr.unended = !ended
+		return strings.TrimSuffix(text, "\r"), true, nil
 	}
 }
 
@@ -224,6 +228,10 @@ func (tr *TourReader) Tours() iter.Seq2[Tour, error] {
 				break
 			}
 			fail := func(err error) { yield(Tour{}, &FileError{tr.line, err}) }
+			if tr.unended && !strings.HasPrefix(text, tourFileEnd+" ") {
+				fail(fmt.Errorf("%w: cut short within this line (its writer was stopped)", ErrBadFile))
+				return
+			}
 			if rest, ok := strings.CutPrefix(text, tourFileEnd+" "); ok {
 				if rest != strconv.Itoa(count) {
 					fail(fmt.Errorf("%w: the end line says %q tours, the file holds %d", ErrBadFile, rest, count))

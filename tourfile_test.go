@@ -78,6 +78,22 @@ func TestTourFileFormat(t *testing.T) {
 	}
 }
 
+// TestReadToursCRLF reads a file whose lines end in \r\n, as an editor
+// or a copy through another system may leave it.
+func TestReadToursCRLF(t *testing.T) {
+	file := "# knightstour 3x4 open\r\n8:37037025165\r\n# end 1\r\n"
+	n := 0
+	for _, err := range ReadTours(strings.NewReader(file)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 1 {
+		t.Errorf("read %d tours, want 1", n)
+	}
+}
+
 func TestReadToursRejects(t *testing.T) {
 	const head, tour = "# knightstour 3x4 open\n", "8:37037025165\n"
 	tests := []struct {
@@ -102,6 +118,8 @@ func TestReadToursRejects(t *testing.T) {
 		{"open in closed file", "# knightstour 3x4 closed\n" + tour, ErrInvalidTour, 2},
 		{"header only, cut short", head, ErrBadFile, 2},
 		{"cut short", head + tour, ErrBadFile, 3},
+		{"cut short within a line", head + tour + "8:3703", ErrBadFile, 3},
+		{"cut short within the end line", head + tour + "# end", ErrBadFile, 3},
 		{"end line counts wrong", head + tour + "# end 3\n", ErrBadFile, 3},
 		{"line after the end line", head + tour + "# end 1\n" + tour, ErrBadFile, 4},
 		{"line over the longest tour", head + "8:" + strings.Repeat("3", 5*MaxSquares) + "\n# end 1\n", ErrBadFile, 2},

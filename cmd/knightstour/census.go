@@ -26,15 +26,12 @@ type censusResult struct {
 // runCensus counts the tours from every square, and with -unique also the
 // tours up to symmetry.
 func runCensus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newCommon("census", "knightstour census [flags] RxC", stderr)
+	c := newCommon("census", stderr, "start")
 	asJSON := c.fs.Bool("json", false, "print one JSON object")
 	unique := c.fs.Bool("unique", false, "also count the tours up to symmetry (small boards: it enumerates them)")
 	rows, cols, opts, err := c.parse(args, "")
 	if err != nil {
 		return err
-	}
-	if c.start != "" {
-		return usageError{fmt.Errorf("-start: a census covers every square"), c.hint()}
 	}
 	progress := newProgressLine(stderr)
 	if !c.quiet {
@@ -69,8 +66,8 @@ func runCensus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprint(stdout, census)
 	if res.Unique != nil {
-		fmt.Fprintf(stdout, "%d up to symmetry\n", *res.Unique)
+		fmt.Fprintf(stdout, "%s up to symmetry\n", grouped(*res.Unique))
 	}
-	fmt.Fprintf(stdout, "%d nodes, %s ms\n", census.Nodes, millis(census.Elapsed))
+	fmt.Fprintf(stdout, "%s, %s ms\n", count(census.Nodes, "node", "nodes"), millis(census.Elapsed))
 	return nil
 }

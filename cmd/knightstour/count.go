@@ -64,7 +64,7 @@ type countResult struct {
 }
 
 func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
-	c := newCommon("count", "knightstour count [flags] RxC", stderr).withLimit()
+	c := newCommon("count", stderr).withLimit()
 	asJSON := c.fs.Bool("json", false, "print one JSON object")
 	method := c.fs.String("method", "auto", `"enum" lists the tours one by one (any board; -limit, -shard), "dp" counts them by frontier dynamic programming (shorter side up to 8; any length), "auto" picks the faster`)
 	allLengths := c.fs.Bool("all-lengths", false, "with -method dp, also count every shorter board along the longer side, in the same pass (R x 1 .. R x C)")
@@ -261,7 +261,11 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if shard.set() {
 		part = fmt.Sprintf(" (shard %d of %d)", shard.i, shard.n)
 	}
-	fmt.Fprintf(stdout, "%v %stours of %dx%d%s%s\n", res.Count, kind, rows, cols, from, part)
+	noun := "tours"
+	if res.Count.IsInt64() && res.Count.Int64() == 1 {
+		noun = "tour"
+	}
+	fmt.Fprintf(stdout, "%s %s%s of %dx%d%s%s\n", grouped(res.Count), kind, noun, rows, cols, from, part)
 	if s.Closed() && rows*cols%2 == 1 {
 		fmt.Fprintln(stdout, "(a closed tour needs an even number of squares: every jump changes colour)")
 		return nil
@@ -271,17 +275,17 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		if rows > cols {
 			r, c = k+1, cols
 		}
-		fmt.Fprintf(stdout, "  %dx%d: %v\n", r, c, n)
+		fmt.Fprintf(stdout, "  %dx%d: %s\n", r, c, grouped(n))
 	}
 	if res.Method == "dp" {
-		fmt.Fprintf(stdout, "counted by frontier dynamic programming: peak %d states, %.1f MiB, %s ms, %d workers\n",
-			res.PeakStates, float64(res.PeakBytes)/(1<<20), millis(time.Duration(res.ElapsedMS*float64(time.Millisecond))), res.Workers)
+		fmt.Fprintf(stdout, "counted by frontier dynamic programming: peak %s, %.1f MiB, %s ms, %s\n",
+			count(res.PeakStates, "state", "states"), float64(res.PeakBytes)/(1<<20), millis(time.Duration(res.ElapsedMS*float64(time.Millisecond))), count(res.Workers, "worker", "workers"))
 		if res.Resumed > 0 {
 			fmt.Fprintf(stdout, "resumed from the checkpoint after square %d of %d\n", res.Resumed, rows*cols)
 		}
 		return nil
 	}
-	fmt.Fprintf(stdout, "%d nodes, %s ms, %d workers\n", res.Nodes, millis(time.Duration(res.ElapsedMS*float64(time.Millisecond))), res.Workers)
+	fmt.Fprintf(stdout, "%s, %s ms, %s\n", count(res.Nodes, "node", "nodes"), millis(time.Duration(res.ElapsedMS*float64(time.Millisecond))), count(res.Workers, "worker", "workers"))
 	return nil
 }
 

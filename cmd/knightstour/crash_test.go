@@ -21,7 +21,7 @@ import (
 // with the count made without stops. It takes a minute or two, so it runs
 // under the exhaustive tag (.ci/run).
 func TestCrashAndConcurrency(t *testing.T) {
-	const board, want = "7x7", "19023006776 tours"
+	const board, want = "7x7", "19,023,006,776 tours"
 	dir := t.TempDir()
 	ckpt := filepath.Join(dir, "count.ckpt")
 	args := []string{"count", "-method", "dp", "-quiet", "-workers", "2", "-checkpoint", ckpt, board}

@@ -118,3 +118,26 @@ func TestMergeOneObjectALine(t *testing.T) {
 		t.Errorf("two objects on a line: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestVerifyRefuses gives verify a file with a tour twice and a named
+// pipe: both are refused, exit 1.
+func TestVerifyRefuses(t *testing.T) {
+	dir := t.TempDir()
+	twice := filepath.Join(dir, "twice.txt")
+	tour := "8:37037025165\n"
+	if err := os.WriteFile(twice, []byte("# knightstour 3x4 open\n"+tour+tour+"# end 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ file, want string }{
+		{twice, "tour 2 repeats tour 1"},
+		{fifo, "a named pipe, not a tour file"},
+	} {
+		if code, out, errOut := runArgs(t, "verify", tt.file); code != exitFail || !strings.Contains(errOut, tt.want) {
+			t.Errorf("verify %s: exit %d, stdout %q, stderr %q; want exit 1 and %q", tt.file, code, out, errOut, tt.want)
+		}
+	}
+}

@@ -9,7 +9,7 @@ import (
 // runFirst prints the first tour in order as a board, the way the Pascal
 // program of seed 002 does, and then as a line of squares.
 func runFirst(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	s, progress, err := newCommon("first", "knightstour first [flags] RxC", stderr).setup(args, "", stderr)
+	s, progress, err := newCommon("first", stderr).setup(args, "", stderr)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 // runList prints the tours one per line, as the seed prints them, in the
 // seed's order, streaming: nothing is held in memory but the line at hand.
 func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newCommon("list", "knightstour list [flags] RxC", stderr).withLimit()
+	c := newCommon("list", stderr).withLimit()
 	outFile := c.fs.String("o", "", "write the tours to this file, in the compact format (see 'knightstour verify')")
 	compact := c.fs.Bool("compact", false, "print the compact format instead of the seed's")
 	s, progress, err := c.setup(args, "", stderr)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,16 +25,21 @@ type common struct {
 	limit   *int // -limit, for the commands that have it
 }
 
-func newCommon(name, synopsis string, stderr io.Writer) *common {
+// newCommon makes the flags of the command name; those named in without
+// (a census has no -start) are left out, so that its -h lists only the
+// flags that apply.
+func newCommon(name string, stderr io.Writer, without ...string) *common {
 	c := &common{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
 	c.fs.SetOutput(stderr)
-	c.fs.StringVar(&c.start, "start", "", "start square, as {row,col} or algebraic a1 (default: the lower-left corner)")
+	if !slices.Contains(without, "start") {
+		c.fs.StringVar(&c.start, "start", "", "start square, as {row,col} or algebraic a1 (default: the lower-left corner)")
+	}
 	c.fs.StringVar(&c.order, "order", "seed", `move order: "seed", "wirth", or eight jumps such as "(2,1) (1,2) ..."`)
 	c.fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "goroutines for the parallel search")
 	c.fs.BoolVar(&c.quiet, "quiet", false, "no progress on stderr")
 	c.fs.BoolVar(&c.closed, "closed", false, "closed tours only (the last square a jump from the first)")
 	c.fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s\n\nflags:\n", synopsis)
+		fmt.Fprintf(stderr, "usage: %s\n\nflags:\n", c.synopsis())
 		c.fs.PrintDefaults()
 	}
 	return c

@@ -36,7 +36,7 @@ func newProgressLine(w io.Writer) *progressLine {
 }
 
 func (p *progressLine) show(pr knightstour.Progress) {
-	p.report(pr.Fraction(), pr.TasksDone, pr.Tasks, fmt.Sprintf("%d tours, %.0f M nodes", pr.Tours, float64(pr.Nodes)/1e6), pr.Elapsed, pr.ETA())
+	p.report(pr.Fraction(), pr.TasksDone, pr.Tasks, fmt.Sprintf("%s, %.0f M nodes", count(pr.Tours, "tour", "tours"), float64(pr.Nodes)/1e6), pr.Elapsed, pr.ETA())
 }
 
 // showSteps shows the progress of a frontier count: squares added, the
@@ -60,7 +60,7 @@ func (p *progressLine) showSteps(pr knightstour.Progress) {
 		next += ")"
 	}
 	p.reportLine(pr.TasksDone, pr.Tasks, pr.Elapsed,
-		fmt.Sprintf("%d of %d squares added, %d states%s, %v elapsed", pr.TasksDone, pr.Tasks, pr.States, next, pr.Elapsed.Round(time.Second)))
+		fmt.Sprintf("%d of %d squares added, %s%s, %v elapsed", pr.TasksDone, pr.Tasks, count(pr.States, "state", "states"), next, pr.Elapsed.Round(time.Second)))
 }
 
 // report draws one progress line for a search: the share of the tree

@@ -55,7 +55,8 @@ func (q queensResult) result() (queens.Result, error) {
 func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("queens", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	hint := "usage: knightstour queens [-unique] [-method M] [-workers N] [-shard i/n [-o FILE]] [-json] [-print] N   (for example: knightstour queens 12)\nRun 'knightstour queens -h' for the flags.\n"
+	synopsis := "usage: knightstour queens [-unique] [-method M] [-workers N] [-shard i/n [-o FILE]] [-json] [-print] N   (for example: knightstour queens 12)\n"
+	hint := synopsis + "Run 'knightstour queens -h' for the flags.\n"
 	unique := fs.Bool("unique", false, "print only the number of solutions up to rotation and reflection")
 	methodName := fs.String("method", queens.Auto.String(), "how to count: constellations, classic, or auto (constellations from n = 15 on); same counts, other tasks")
 	output := fs.String("o", "", "write the -json result to FILE (whole or absent); if FILE already holds this count's result, check it and count nothing")
@@ -67,7 +68,7 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	var prof profileFlags
 	prof.register(fs)
-	fs.Usage = func() { fmt.Fprint(stderr, hint); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(stderr, synopsis+"\nflags:\n"); fs.PrintDefaults() }
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -160,14 +161,14 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case *asJSON:
 		return json.NewEncoder(stdout).Encode(toQueensResult(r))
 	case *unique:
-		fmt.Fprintln(stdout, r.Unique)
+		fmt.Fprintf(stdout, "%d queens: %s up to rotation and reflection\n", n, grouped(r.Unique))
 	default:
 		part := ""
 		if shard.set() {
 			part = fmt.Sprintf(" (shard %d of %d)", shard.i, shard.n)
 		}
-		fmt.Fprintf(stdout, "%d queens%s: %d solutions, %d up to rotation and reflection\n", n, part, r.Total, r.Unique)
-		fmt.Fprintf(stdout, "%d tasks, %s ms\n", r.Tasks, millis(r.Elapsed))
+		fmt.Fprintf(stdout, "%d queens%s: %s, %s up to rotation and reflection\n", n, part, count(r.Total, "solution", "solutions"), grouped(r.Unique))
+		fmt.Fprintf(stdout, "%s, %s ms\n", count(r.Tasks, "task", "tasks"), millis(r.Elapsed))
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 // runMain is the seed's program: all tours found sequentially and then in
 // parallel, each with its time and count, and the first tour as a board.
 func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	s, progress, err := newCommon("knightstour", "knightstour [flags] RxC", stderr).setup(args, "4x7", stderr)
+	s, progress, err := newCommon("knightstour", stderr).setup(args, "4x7", stderr)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 // runTour finds one tour on any board, prints it (a board for small sizes,
 // a summary for large ones) and can draw it.
 func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newCommon("tour", "knightstour tour [flags] RxC", stderr)
+	c := newCommon("tour", stderr)
 	method := c.fs.String("method", "auto", "auto (search or Warnsdorff, whichever suits the board, the construction if both give up or the board has more than 65536 squares), construct (guaranteed, linear time, any size), warnsdorff, or search (the first tour in move order)")
 	svgFile := c.fs.String("svg", "", "also draw the tour as an SVG picture in this file")
 	outFile := c.fs.String("o", "", "also write the tour to this file in the tour file format of 'list -o' (any size; check it with 'knightstour verify')")
