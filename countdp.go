@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/euler1758/knightstour/internal/frontier"
+	"github.com/euler1758/knightstour/internal/sysmem"
 )
 
 // MaxFrontierWidth is the widest board side CountDP handles: the counter
@@ -88,6 +89,16 @@ func ParseSweep(name string) (Sweep, error) {
 // fallbackMemoryLimit is the default memory limit where the machine's
 // memory cannot be read.
 const fallbackMemoryLimit = 4 << 30
+
+// defaultMemoryLimit is half the memory the process may use, so that a
+// count in a container, a pod or a batch job stops with ErrMemoryLimit
+// instead of being killed.
+func defaultMemoryLimit() int64 {
+	if total := sysmem.Total(); total > 0 {
+		return total / 2
+	}
+	return fallbackMemoryLimit
+}
 
 // DPCount is the result of CountDP.
 type DPCount struct {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/euler1758/knightstour"
+	"github.com/euler1758/knightstour/internal/sysmem"
 )
 
 // countResult is the JSON that 'count -json' prints: one object, so that
@@ -63,104 +64,125 @@ type countResult struct {
 	ByLength []*big.Int `json:"by_length,omitempty"`
 }
 
+// countFlags are the flags of count beyond the common ones, and what
+// they say once read.
+type countFlags struct {
+	asJSON, allLengths, free, early               *bool
+	method, memory, spill, sweepName, output, cpt *string
+	shard                                         shardFlag
+	prof                                          profileFlags
+	memLimit                                      int64 // -memory, 0 if not given
+	sweep                                         knightstour.Sweep
+}
+
+func newCountFlags(c *common) *countFlags {
+	fs := c.fs
+	f := &countFlags{
+		asJSON:     fs.Bool("json", false, "print one JSON object"),
+		method:     fs.String("method", "auto", `"enum" lists the tours one by one (any board; -limit, -shard), "dp" counts them by frontier dynamic programming (shorter side up to 8; any length), "auto" picks the faster`),
+		allLengths: fs.Bool("all-lengths", false, "with -method dp, also count every shorter board along the longer side, in the same pass (R x 1 .. R x C)"),
+		free:       fs.Bool("free", false, "open tours from every square (both ends free), not from one start"),
+		memory:     fs.String("memory", "", "with -method dp, stop before the states take more than this, such as 8G (default: half the machine's memory)"),
+		spill:      fs.String("spill", "", "with -method dp, keep the states after each square in files in this directory (made if missing) instead of in memory, for boards whose states do not fit, such as 8x8"),
+		early:      fs.Bool("early-start", false, "with -method dp, add the start square where it lies rather than last (other states, the same count: a second computation to check a count by)"),
+		sweepName:  fs.String("sweep", "auto", `with -method dp, the order of each column's squares: "narrow" keeps about half the states of "rows", "narrow-down" as few as "narrow" but other ones, "auto" is narrow; a count made with one checks a count made with another`),
+		output:     fs.String("o", "", "write the -json result to FILE (whole or absent); if FILE already holds this count's result, check it and count nothing"),
+		cpt:        fs.String("checkpoint", "", "with -method dp, record progress in this file after every column, between the passes of a square made in passes, and on a stop (Ctrl-C), with the states beside it; run the same command again to resume"),
+	}
+	fs.Var(&f.shard, "shard", "count only shard i of n, for example 0/4; add the -json results with 'knightstour merge'")
+	f.prof.register(fs)
+	return f
+}
+
+// options checks the flags against each other, once parsed, and turns
+// those the solver takes into options.
+func (f *countFlags) options(c *common) ([]knightstour.Option, error) {
+	method, limit := *f.method, *c.limit
+	switch {
+	case method != "auto" && method != "enum" && method != "dp":
+		return nil, fmt.Errorf("-method %q: want enum, dp or auto", method)
+	case *f.free && c.start != "":
+		return nil, fmt.Errorf("-free counts tours from every square: -start has no meaning")
+	case *f.free && c.closed:
+		return nil, fmt.Errorf("-free and -closed do not go together: a closed tour has no ends")
+	case *f.allLengths && method != "dp":
+		return nil, fmt.Errorf("-all-lengths needs -method dp")
+	case method == "dp" && limit > 0:
+		return nil, fmt.Errorf("-method dp counts everything at once: -limit needs -method enum")
+	case (*f.spill != "" || *f.cpt != "" || *f.early || *f.sweepName != "auto") && method != "dp":
+		return nil, fmt.Errorf("-spill, -checkpoint, -early-start and -sweep need -method dp")
+	case *f.spill != "" && *f.cpt != "":
+		return nil, fmt.Errorf("-spill and -checkpoint do not go together: a checkpoint keeps its states beside it")
+	case *f.free && limit > 0:
+		return nil, fmt.Errorf("-free counts the tours from every square in full: -limit does not apply")
+	case *f.free && method != "dp" && f.shard.set():
+		// A census by enumeration is a sum over every square: a shard
+		// of it would not add up to the whole count.
+		return nil, fmt.Errorf("-free with -shard needs -method dp: enumeration counts the tours from every square in full")
+	case *f.memory != "" && method == "enum":
+		return nil, fmt.Errorf("-memory bounds the states of -method dp: enumeration keeps none")
+	case f.shard.set() && limit > 0:
+		return nil, fmt.Errorf("-limit and -shard do not go together: a shard's first tours are not the search's")
+	}
+	var err error
+	if f.sweep, err = knightstour.ParseSweep(*f.sweepName); err != nil {
+		return nil, fmt.Errorf("-sweep %q: want auto, rows, narrow or narrow-down", *f.sweepName)
+	}
+	if *f.memory != "" {
+		n, err := parseBytes(*f.memory)
+		if err != nil {
+			return nil, fmt.Errorf("-memory: %w", err)
+		}
+		if total := sysmem.Total(); total > 0 && n > total {
+			return nil, fmt.Errorf("-memory %s: more than the %s this machine gives the process", *f.memory, roughBytes(float64(total)))
+		}
+		f.memLimit = n
+	}
+	if !f.shard.set() {
+		return nil, nil
+	}
+	return []knightstour.Option{knightstour.WithShard(f.shard.i, f.shard.n)}, nil
+}
+
 func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	c := newCommon("count", stderr).withLimit()
-	asJSON := c.fs.Bool("json", false, "print one JSON object")
-	method := c.fs.String("method", "auto", `"enum" lists the tours one by one (any board; -limit, -shard), "dp" counts them by frontier dynamic programming (shorter side up to 8; any length), "auto" picks the faster`)
-	allLengths := c.fs.Bool("all-lengths", false, "with -method dp, also count every shorter board along the longer side, in the same pass (R x 1 .. R x C)")
-	free := c.fs.Bool("free", false, "open tours from every square (both ends free), not from one start")
-	memory := c.fs.String("memory", "", "with -method dp, stop before the states take more than this, such as 8G (default: half the machine's memory)")
-	spill := c.fs.String("spill", "", "with -method dp, keep the states after each square in files in this directory instead of in memory (for boards whose states do not fit, such as 8x8)")
-	early := c.fs.Bool("early-start", false, "with -method dp, add the start square where it lies rather than last (other states, the same count: a second computation to check a count by)")
-	sweepName := c.fs.String("sweep", "auto", `with -method dp, the order of each column's squares: "narrow" keeps about half the states of "rows", "narrow-down" as few as "narrow" but other ones, "auto" is narrow; a count made with one checks a count made with another`)
-	output := c.fs.String("o", "", "write the -json result to FILE (whole or absent); if FILE already holds this count's result, check it and count nothing")
-	checkpoint := c.fs.String("checkpoint", "", "with -method dp, record progress in this file after every column, between the passes of a square made in passes, and on a stop (Ctrl-C), with the states beside it; run the same command again to resume")
-	var shard shardFlag
-	c.fs.Var(&shard, "shard", "count only shard i of n, for example 0/4; add the -json results with 'knightstour merge'")
-	var prof profileFlags
-	prof.register(c.fs)
-	var memLimit int64
-	var sweep knightstour.Sweep
-	s, progress, err := c.setup(args, "", stderr, func() ([]knightstour.Option, error) {
-		switch {
-		case *method != "auto" && *method != "enum" && *method != "dp":
-			return nil, fmt.Errorf("-method %q: want enum, dp or auto", *method)
-		case *free && c.start != "":
-			return nil, fmt.Errorf("-free counts tours from every square: -start has no meaning")
-		case *free && c.closed:
-			return nil, fmt.Errorf("-free and -closed do not go together: a closed tour has no ends")
-		case *allLengths && *method != "dp":
-			return nil, fmt.Errorf("-all-lengths needs -method dp")
-		case *method == "dp" && *c.limit > 0:
-			return nil, fmt.Errorf("-method dp counts everything at once: -limit needs -method enum")
-		case (*spill != "" || *checkpoint != "" || *early || *sweepName != "auto") && *method != "dp":
-			return nil, fmt.Errorf("-spill, -checkpoint, -early-start and -sweep need -method dp")
-		case *spill != "" && *checkpoint != "":
-			return nil, fmt.Errorf("-spill and -checkpoint do not go together: a checkpoint keeps its states beside it")
-		case *free && *c.limit > 0:
-			return nil, fmt.Errorf("-free counts the tours from every square in full: -limit does not apply")
-		case *free && *method != "dp" && shard.set():
-			// A census by enumeration is a sum over every square: a shard
-			// of it would not add up to the whole count.
-			return nil, fmt.Errorf("-free with -shard needs -method dp: enumeration counts the tours from every square in full")
-		}
-		var err error
-		if sweep, err = knightstour.ParseSweep(*sweepName); err != nil {
-			return nil, fmt.Errorf("-sweep %q: want auto, rows, narrow or narrow-down", *sweepName)
-		}
-		if *memory != "" && *method == "enum" {
-			return nil, fmt.Errorf("-memory bounds the states of -method dp: enumeration keeps none")
-		}
-		if *memory != "" {
-			n, err := parseBytes(*memory)
-			if err != nil {
-				return nil, fmt.Errorf("-memory: %w", err)
-			}
-			memLimit = n
-		}
-		if !shard.set() {
-			return nil, nil
-		}
-		if *c.limit > 0 {
-			return nil, fmt.Errorf("-limit and -shard do not go together: a shard's first tours are not the search's")
-		}
-		return []knightstour.Option{knightstour.WithShard(shard.i, shard.n)}, nil
-	})
+	f := newCountFlags(c)
+	s, progress, err := c.setup(args, "", stderr, func() ([]knightstour.Option, error) { return f.options(c) })
 	if err != nil {
 		return err
 	}
 	rows, cols := s.Rows(), s.Cols()
 	res := countResult{
 		Kind: "tours", Rows: rows, Cols: cols, Start: s.Start().String(), Order: fmt.Sprint(s.Order()), Closed: s.Closed(),
-		Free: *free, Limit: *c.limit, Shard: shard.i, Shards: max(1, shard.n),
+		Free: *f.free, Limit: *c.limit, Shard: f.shard.i, Shards: max(1, f.shard.n),
 	}
 	res.Algebraic, _ = s.Start().Algebraic(rows, cols)
-	if *free || s.Closed() {
+	if *f.free || s.Closed() {
 		res.Start, res.Algebraic = "", ""
 	}
-	res.Method = chooseMethod(*method, rows, cols, *c.limit > 0)
-	if res.Method == "enum" && (*memory != "" || *allLengths) {
+	res.Method = chooseMethod(*f.method, rows, cols, *c.limit > 0)
+	if res.Method == "enum" && (*f.memory != "" || *f.allLengths) {
 		return usageError{fmt.Errorf("-method auto enumerates %dx%d: -memory and -all-lengths need -method dp", rows, cols), c.hint()}
 	}
 	if res.Method == "dp" {
-		res.Sweep = sweep.Resolve().String()
+		res.Sweep = f.sweep.Resolve().String()
 	}
 	var out *claim
-	if *output != "" {
-		*asJSON = true
-		if out, err = claimOutput(*output); err != nil {
+	if *f.output != "" {
+		*f.asJSON = true
+		if out, err = claimOutput(*f.output); err != nil {
 			return err
 		}
 		defer out.release()
-		switch done, err := res.doneIn(out, *allLengths); {
+		switch done, err := res.doneIn(out, *f.allLengths); {
 		case err != nil:
 			return err
 		case done:
-			fmt.Fprintf(stderr, "%s already holds %s: nothing to count\n", *output, res.job())
+			fmt.Fprintf(stderr, "%s already holds %s: nothing to count\n", *f.output, res.job())
 			return nil
 		}
 	}
-	stop, err := prof.start()
+	stop, err := f.prof.start()
 	if err != nil {
 		return err
 	}
@@ -171,90 +193,114 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}()
 	switch {
 	case res.Method == "dp":
-		opts := []knightstour.Option{knightstour.WithWorkers(s.Workers())}
-		switch {
-		case *free:
-			opts = append(opts, knightstour.WithFreeEnds())
-		case s.Closed():
-			opts = append(opts, knightstour.WithClosed())
-		default:
-			opts = append(opts, knightstour.WithStart(s.Start()))
+		err = countDP(ctx, s, c, f, progress, stderr, &res)
+	case *f.free:
+		census, cerr := knightstour.RunCensus(ctx, rows, cols, knightstour.WithWorkers(s.Workers()), knightstour.WithMoveOrder(s.Order()...))
+		if err = cerr; err == nil {
+			res.Count = new(big.Int).SetUint64(census.Directed())
+			res.Nodes, res.Workers = census.Nodes, s.Workers()
+			res.ElapsedMS = float64(census.Elapsed) / float64(time.Millisecond)
 		}
-		if memLimit > 0 {
-			opts = append(opts, knightstour.WithMemoryLimit(memLimit))
-		}
-		if *allLengths {
-			opts = append(opts, knightstour.WithAllLengths())
-		}
-		if shard.set() {
-			opts = append(opts, knightstour.WithShard(shard.i, shard.n))
-		}
-		if *spill != "" {
-			if err := os.MkdirAll(*spill, 0o755); err != nil {
-				return usageError{fmt.Errorf("-spill %s: %w", *spill, errors.Unwrap(err)), c.hint()}
-			}
-			opts = append(opts, knightstour.WithSpill(*spill))
-		}
-		if *checkpoint != "" {
-			opts = append(opts, knightstour.WithCheckpoint(*checkpoint))
-		}
-		if *early {
-			opts = append(opts, knightstour.WithEarlyStart())
-		}
-		if sweep != knightstour.SweepAuto {
-			opts = append(opts, knightstour.WithSweep(sweep))
-		}
-		if !c.quiet {
-			progress.checkpoint = *checkpoint
-			opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))
-		}
-		dp, err := knightstour.CountDP(ctx, rows, cols, opts...)
-		progress.done()
-		switch {
-		case err != nil && *checkpoint != "" && !errors.Is(err, knightstour.ErrBadOption) && !errors.Is(err, knightstour.ErrCheckpoint) && !errors.Is(err, knightstour.ErrInUse) && fileExists(*checkpoint):
-			return fmt.Errorf("%w; the count so far is in %s: run the same command to go on", err, *checkpoint)
-		case errors.Is(err, knightstour.ErrCheckpoint):
-			return fmt.Errorf("%w; to start afresh, remove it and the files named %s.* beside it", err, *checkpoint)
-		case err != nil:
-			return usageErrorIf(err, c)
-		}
-		res.Resumed = dp.Resumed
-		res.Sweep = dp.Sweep.String()
-		res.Passes, res.Narrowed = dp.Passes, dp.Narrowed
-		res.PartedAt, res.Followed = dp.PartedAt, dp.Followed
-		res.Count, res.Workers, res.Tasks = dp.Tours, dp.Workers, len(dp.States)
-		res.PeakStates, res.PeakBytes, res.States, res.ByLength = dp.PeakStates, dp.PeakBytes, dp.States, dp.ByLength
-		res.ElapsedMS = float64(dp.Elapsed) / float64(time.Millisecond)
-	case *free:
-		opts := []knightstour.Option{knightstour.WithWorkers(s.Workers()), knightstour.WithMoveOrder(s.Order()...)}
-		census, err := knightstour.RunCensus(ctx, rows, cols, opts...)
-		progress.done()
-		if err != nil {
-			return err
-		}
-		res.Count = new(big.Int).SetUint64(census.Directed())
-		res.Nodes, res.Workers = census.Nodes, s.Workers()
-		res.ElapsedMS = float64(census.Elapsed) / float64(time.Millisecond)
 	default:
-		st, err := s.Count(ctx)
-		progress.done()
-		if err != nil {
-			return err
+		if !c.quiet && *c.limit == 0 && rows*cols >= 48 {
+			fmt.Fprintf(stderr, "knightstour: listing every tour of %dx%d one by one may take hours or far more (about 50 ns a tour; 7x7 from the corner has 19 billion): -method dp counts them without listing\n", rows, cols)
 		}
-		res.Count, res.Nodes, res.Tasks, res.AllTasks, res.Workers = new(big.Int).SetUint64(st.Tours), st.Nodes, st.Tasks, st.AllTasks, st.Workers
-		res.ElapsedMS = float64(st.Elapsed) / float64(time.Millisecond)
+		st, serr := s.Count(ctx)
+		if err = serr; err == nil {
+			res.Count, res.Nodes, res.Tasks, res.AllTasks, res.Workers = new(big.Int).SetUint64(st.Tours), st.Nodes, st.Tasks, st.AllTasks, st.Workers
+			res.ElapsedMS = float64(st.Elapsed) / float64(time.Millisecond)
+		}
+	}
+	progress.done()
+	if err != nil {
+		return err
 	}
 	switch {
-	case *output != "":
+	case out != nil:
 		return out.write(res)
-	case *asJSON:
+	case *f.asJSON:
 		return json.NewEncoder(stdout).Encode(res)
 	}
+	printCount(stdout, s, *f.free, f.shard, &res)
+	return nil
+}
+
+// countDP counts by frontier dynamic programming into res, first saying
+// on stderr what a long count is expected to cost.
+func countDP(ctx context.Context, s *knightstour.Solver, c *common, f *countFlags, progress *progressLine, stderr io.Writer, res *countResult) error {
+	rows, cols := s.Rows(), s.Cols()
+	opts := []knightstour.Option{knightstour.WithWorkers(s.Workers())}
+	kind := "from a square"
+	switch {
+	case *f.free:
+		opts, kind = append(opts, knightstour.WithFreeEnds()), "free"
+	case s.Closed():
+		opts, kind = append(opts, knightstour.WithClosed()), "closed"
+	default:
+		opts = append(opts, knightstour.WithStart(s.Start()))
+	}
+	if f.memLimit > 0 {
+		opts = append(opts, knightstour.WithMemoryLimit(f.memLimit))
+	}
+	if *f.allLengths {
+		opts = append(opts, knightstour.WithAllLengths())
+	}
+	if f.shard.set() {
+		opts = append(opts, knightstour.WithShard(f.shard.i, f.shard.n))
+	}
+	if *f.spill != "" {
+		if err := os.MkdirAll(*f.spill, 0o755); err != nil {
+			return usageError{fmt.Errorf("-spill %s: %w", *f.spill, errors.Unwrap(err)), c.hint()}
+		}
+		opts = append(opts, knightstour.WithSpill(*f.spill))
+	}
+	if *f.cpt != "" {
+		opts = append(opts, knightstour.WithCheckpoint(*f.cpt))
+	}
+	if *f.early {
+		opts = append(opts, knightstour.WithEarlyStart())
+	}
+	if f.sweep != knightstour.SweepAuto {
+		opts = append(opts, knightstour.WithSweep(f.sweep))
+	}
+	if !c.quiet {
+		limit := f.memLimit
+		if limit == 0 {
+			limit = max(sysmem.Total()/2, 4<<30)
+		}
+		if fc := forecastDP(rows, cols, kind, *f.allLengths, s.Workers(), limit); fc.long() {
+			fmt.Fprintln(stderr, fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.Workers(), limit, *f.cpt != "", *f.spill != ""))
+		}
+		progress.checkpoint = *f.cpt
+		opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))
+	}
+	dp, err := knightstour.CountDP(ctx, rows, cols, opts...)
+	switch {
+	case err != nil && *f.cpt != "" && !errors.Is(err, knightstour.ErrBadOption) && !errors.Is(err, knightstour.ErrCheckpoint) && !errors.Is(err, knightstour.ErrInUse) && fileExists(*f.cpt):
+		return fmt.Errorf("%w; the count so far is in %s: run the same command to go on", err, *f.cpt)
+	case errors.Is(err, knightstour.ErrCheckpoint):
+		return fmt.Errorf("%w; to start afresh, remove it and the files named %s.* beside it", err, *f.cpt)
+	case err != nil:
+		return usageErrorIf(err, c)
+	}
+	res.Resumed = dp.Resumed
+	res.Sweep = dp.Sweep.String()
+	res.Passes, res.Narrowed = dp.Passes, dp.Narrowed
+	res.PartedAt, res.Followed = dp.PartedAt, dp.Followed
+	res.Count, res.Workers, res.Tasks = dp.Tours, dp.Workers, len(dp.States)
+	res.PeakStates, res.PeakBytes, res.States, res.ByLength = dp.PeakStates, dp.PeakBytes, dp.States, dp.ByLength
+	res.ElapsedMS = float64(dp.Elapsed) / float64(time.Millisecond)
+	return nil
+}
+
+// printCount writes a count for people.
+func printCount(stdout io.Writer, s *knightstour.Solver, free bool, shard shardFlag, res *countResult) {
+	rows, cols := s.Rows(), s.Cols()
 	kind, from := "", " from "+describe(s.Start(), rows, cols)
 	switch {
 	case s.Closed():
 		kind, from = "closed ", " (from any one square, both directions)"
-	case *free:
+	case free:
 		from = " (from every square, both directions)"
 	}
 	part := ""
@@ -268,7 +314,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	fmt.Fprintf(stdout, "%s %s%s of %dx%d%s%s\n", grouped(res.Count), kind, noun, rows, cols, from, part)
 	if s.Closed() && rows*cols%2 == 1 {
 		fmt.Fprintln(stdout, "(a closed tour needs an even number of squares: every jump changes colour)")
-		return nil
+		return
 	}
 	for k, n := range res.ByLength {
 		r, c := rows, k+1
@@ -277,16 +323,16 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		}
 		fmt.Fprintf(stdout, "  %dx%d: %s\n", r, c, grouped(n))
 	}
+	elapsed := millis(time.Duration(res.ElapsedMS * float64(time.Millisecond)))
 	if res.Method == "dp" {
 		fmt.Fprintf(stdout, "counted by frontier dynamic programming: peak %s, %.1f MiB, %s ms, %s\n",
-			count(res.PeakStates, "state", "states"), float64(res.PeakBytes)/(1<<20), millis(time.Duration(res.ElapsedMS*float64(time.Millisecond))), count(res.Workers, "worker", "workers"))
+			count(res.PeakStates, "state", "states"), float64(res.PeakBytes)/(1<<20), elapsed, count(res.Workers, "worker", "workers"))
 		if res.Resumed > 0 {
 			fmt.Fprintf(stdout, "resumed from the checkpoint after square %d of %d\n", res.Resumed, rows*cols)
 		}
-		return nil
+		return
 	}
-	fmt.Fprintf(stdout, "%s, %s ms, %s\n", count(res.Nodes, "node", "nodes"), millis(time.Duration(res.ElapsedMS*float64(time.Millisecond))), count(res.Workers, "worker", "workers"))
-	return nil
+	fmt.Fprintf(stdout, "%s, %s ms, %s\n", count(res.Nodes, "node", "nodes"), elapsed, count(res.Workers, "worker", "workers"))
 }
 
 // job names the count c is the result of, or a shard of.
@@ -355,10 +401,11 @@ func parseBytes(s string) (int64, error) {
 	case "G":
 		mult = 1 << 30
 	}
+	digits := s
 	if mult > 1 {
-		s = s[:len(s)-1]
+		digits = s[:len(s)-1]
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
+	n, err := strconv.ParseInt(digits, 10, 64)
 	if err != nil || n <= 0 || n > (1<<62)/mult {
 		return 0, fmt.Errorf("%q: want a size such as 512M or 8G", s)
 	}

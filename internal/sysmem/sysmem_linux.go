@@ -1,4 +1,6 @@
-package knightstour
+// Package sysmem tells how much memory the process may use: the
+// machine's, or its control group's where that is less.
+package sysmem
 
 import (
 	"bufio"
@@ -11,11 +13,10 @@ import (
 	"syscall"
 )
 
-// defaultMemoryLimit is half the memory the process may use: the
-// machine's, or its control group's where that is less (a container, a
-// Kubernetes pod, a Slurm job), so that a count there stops with
-// ErrMemoryLimit instead of being killed.
-func defaultMemoryLimit() int64 {
+// Total is the memory the process may use, in bytes: the machine's, or
+// its control group's where that is less (a container, a Kubernetes pod,
+// a Slurm job); 0 where it cannot be told.
+func Total() int64 {
 	var info syscall.Sysinfo_t
 	total := int64(0)
 	if err := syscall.Sysinfo(&info); err == nil && info.Totalram != 0 {
@@ -24,10 +25,7 @@ func defaultMemoryLimit() int64 {
 	if limit := cgroupMemoryLimit(os.DirFS("/")); limit > 0 && (total == 0 || limit < total) {
 		total = limit
 	}
-	if total == 0 {
-		return fallbackMemoryLimit
-	}
-	return total / 2
+	return total
 }
 
 // cgroupMemoryLimit returns the tightest memory limit of the control

@@ -1,4 +1,4 @@
-package knightstour
+package sysmem
 
 import (
 	"testing"

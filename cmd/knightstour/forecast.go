@@ -1,0 +1,141 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+)
+
+// A forecast is what a frontier count is expected to cost before it
+// starts, from the growth of the states measured on smaller boards: it
+// lets a user who typed `count 8x8` know at once that hours lie ahead,
+// and what to give the count so that it survives them.
+type forecast struct {
+	peak     float64       // the most states held at once
+	time     time.Duration // on the workers given
+	memory   float64       // bytes, with both layers in memory
+	disk     float64       // bytes of layer files at the widest square, with -spill or -checkpoint
+	onDisk   bool          // the states will not fit in the memory limit at once
+	estimate bool          // false where the board is too small to bother
+}
+
+// peakStates holds the most states a count from the corner keeps by the
+// narrow sweep, on w x l boards (w the shorter side) for l = w, w+1, ...
+// (count -method dp -json); past the last, the states no longer grow.
+var peakStates = map[int][]float64{
+	5: {481, 3833, 19047, 42974, 71245, 90831, 92190, 102460},
+	6: {115737, 606086, 1081540, 1405458, 1838932, 1908406, 1919128},
+	7: {15.2e6, 36e6, 58e6, 72e6, 75e6},
+	8: {685e6, 996e6, 1.14e9, 1.176e9, 1.179e9},
+}
+
+// Measured costs: states made a second by one worker, in memory and
+// with the layers on disk in passes; bytes a state in memory (both layers
+// and the tables), and on disk (one layer, raw).
+const (
+	statesPerSecondInMemory = 5e6
+	statesPerSecondOnDisk   = 1e6
+	bytesPerStateInMemory   = 60
+	bytesPerStateOnDisk     = 12
+)
+
+// forecastDP forecasts a frontier count of a rows x cols board, free
+// ends or closed as kind says, over all lengths if allLengths, on workers
+// goroutines, within memoryLimit bytes.
+func forecastDP(rows, cols int, kind string, allLengths bool, workers int, memoryLimit int64) forecast {
+	w, l := min(rows, cols), max(rows, cols)
+	table, ok := peakStates[w]
+	if !ok {
+		return forecast{}
+	}
+	peak := table[min(l-w, len(table)-1)]
+	switch kind {
+	case "free":
+		peak *= 2.1 // 7x7: 2.0, with more of the board's squares as ends
+	case "closed":
+		peak *= 0.15 // 8x8: 100 million against 685 from the corner
+	}
+	if allLengths {
+		peak *= 2.3 // 7x9: 83 million against 36
+	}
+	// Over its squares a count keeps about a quarter of its peak a square
+	// on a square board, nearly all of it on a long one.
+	total := peak * float64(w*l) * (0.25 + 0.6*float64(l-w)/float64(l))
+	f := forecast{peak: peak, memory: peak * bytesPerStateInMemory, disk: 2 * peak * bytesPerStateOnDisk, estimate: true}
+	rate := statesPerSecondInMemory * float64(workers)
+	if f.memory > float64(memoryLimit) {
+		f.onDisk = true
+		rate = statesPerSecondOnDisk * float64(workers)
+	}
+	f.time = time.Duration(total / rate * float64(time.Second))
+	return f
+}
+
+// long reports whether the count is worth a word before it starts.
+func (f forecast) long() bool { return f.estimate && f.time > 2*time.Minute }
+
+// advice is the line a long count prints on stderr before it starts.
+func (f forecast) advice(board string, workers int, memoryLimit int64, checkpoint, spill bool) string {
+	s := fmt.Sprintf("knightstour: forecast for %s: about %s on %s, up to %s states at once (%s in memory",
+		board, roughDuration(f.time), count(workers, "worker", "workers"), roughNumber(f.peak), roughBytes(f.memory))
+	if f.onDisk {
+		s += fmt.Sprintf(", more than -memory %s: the layers go to disk, about %s", roughBytes(float64(memoryLimit)), roughBytes(f.disk))
+	}
+	s += ")"
+	switch {
+	case !checkpoint && f.time > 20*time.Minute:
+		s += "; give -checkpoint FILE to survive a stop and resume"
+	case f.onDisk && !checkpoint && !spill:
+		s += "; give -checkpoint FILE or -spill DIR, or it stops at the memory limit"
+	}
+	return s
+}
+
+// roughDuration writes d to two figures at most: "40 s", "12 min", "3.5 h", "2 days".
+func roughDuration(d time.Duration) string {
+	switch h := d.Hours(); {
+	case d < time.Minute:
+		return fmt.Sprintf("%.0f s", d.Seconds())
+	case d < time.Hour:
+		return fmt.Sprintf("%.0f min", d.Minutes())
+	case h < 48:
+		return twoFigures(h) + " h"
+	default:
+		return twoFigures(h/24) + " days"
+	}
+}
+
+// roughNumber writes n to two figures: "15 million", "1.2 billion".
+func roughNumber(n float64) string {
+	switch {
+	case n >= 1e9:
+		return twoFigures(n/1e9) + " billion"
+	case n >= 1e6:
+		return twoFigures(n/1e6) + " million"
+	default:
+		return grouped(int64(math.Round(n)))
+	}
+}
+
+// roughBytes writes n bytes to two figures: "720 MB", "42 GB".
+func roughBytes(n float64) string {
+	switch {
+	case n >= 1e12:
+		return twoFigures(n/1e12) + " TB"
+	case n >= 1e9:
+		return twoFigures(n/1e9) + " GB"
+	default:
+		return twoFigures(n/1e6) + " MB"
+	}
+}
+
+// twoFigures writes x to two significant figures, without an exponent:
+// 1.5, 42, 720, 1200.
+func twoFigures(x float64) string {
+	if x < 10 {
+		return strconv.FormatFloat(math.Round(x*10)/10, 'f', -1, 64)
+	}
+	scale := math.Pow(10, math.Floor(math.Log10(x))-1)
+	return strconv.FormatFloat(math.Round(x/scale)*scale, 'f', 0, 64)
+}
