@@ -1,0 +1,45 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestForecast holds the forecasts against counts made here: the peak
+// within half and double, and the long ones told apart from the short.
+func TestForecast(t *testing.T) {
+	tests := []struct {
+		rows, cols int
+		kind       string
+		peak       float64 // measured (count -method dp -json)
+		long       bool
+	}{
+		{6, 6, "from a square", 115737, false},
+		{7, 7, "from a square", 15201987, false},
+		{8, 8, "from a square", 685e6, true},
+		{8, 8, "closed", 100484379, true},
+		{8, 12, "from a square", 1178895125, true},
+		{3, 100, "from a square", 0, false}, // too narrow to bother
+	}
+	for _, tt := range tests {
+		f := forecastDP(tt.rows, tt.cols, tt.kind, false, 2, 17<<30)
+		if tt.peak > 0 && (f.peak < tt.peak/2 || f.peak > 2*tt.peak) {
+			t.Errorf("%dx%d %s: forecast peak %.3g, measured %.3g", tt.rows, tt.cols, tt.kind, f.peak, tt.peak)
+		}
+		if f.long() != tt.long {
+			t.Errorf("%dx%d %s: long %v (%v), want %v", tt.rows, tt.cols, tt.kind, f.long(), f.time, tt.long)
+		}
+	}
+}
+
+func TestRoughFigures(t *testing.T) {
+	got := []string{twoFigures(1.46), twoFigures(42.4), twoFigures(720.5), twoFigures(1234),
+		roughDuration(40 * time.Second), roughDuration(90 * time.Minute), roughDuration(72 * time.Hour),
+		roughNumber(15.2e6), roughNumber(1.18e9), roughNumber(481), roughBytes(7.2e8), roughBytes(4.1e10)}
+	want := []string{"1.5", "42", "720", "1200", "40 s", "1.5 h", "3 days", "15 million", "1.2 billion", "481", "720 MB", "41 GB"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
