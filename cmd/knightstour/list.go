@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 
 	"github.com/euler1758/knightstour"
 )
@@ -15,9 +16,17 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	c := newCommon("list", stderr).withLimit()
 	outFile := c.fs.String("o", "", "write the tours to this file, in the compact format (see 'knightstour verify')")
 	compact := c.fs.Bool("compact", false, "print the compact format instead of the seed's")
+	unique := c.fs.Bool("unique", false, "one tour of each shape up to rotation and reflection (and, for closed tours, start and direction), from every square")
 	s, progress, err := c.setup(args, "", stderr)
 	if err != nil {
 		return err
+	}
+	tours := s.All(ctx)
+	if *unique {
+		if c.start != "" && !s.Closed() {
+			return usageError{fmt.Errorf("-unique lists the open tours of every square: -start has no meaning"), c.hint()}
+		}
+		tours = shapes(ctx, s, *c.limit)
 	}
 	defer progress.done()
 	out := stdout
@@ -45,7 +54,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		flush, end = w.Flush, w.Flush
 	}
 	n := 0
-	for tour, err := range s.All(ctx) {
+	for tour, err := range tours {
 		if err == nil {
 			err = write(tour)
 		}
@@ -68,4 +77,51 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return file.commit()
 	}
 	return nil
+}
+
+// shapes yields one tour of each shape, the first found: the tours of
+// every square in turn (of the start only for closed tours, which pass
+// through every square), in the solver's move order, less those that the
+// board's symmetries and reversal (and, for closed tours, the choice of
+// start) make of a tour already yielded. At most limit, if not 0.
+func shapes(ctx context.Context, s *knightstour.Solver, limit int) iter.Seq2[knightstour.Tour, error] {
+	return func(yield func(knightstour.Tour, error) bool) {
+		canonical, starts := knightstour.CanonicalPath, []knightstour.Coordinate{s.Start()}
+		if s.Closed() {
+			canonical = knightstour.Canonical
+		} else {
+			starts = starts[:0]
+			for r := range s.Rows() {
+				for k := range s.Cols() {
+					starts = append(starts, knightstour.Coordinate{Row: r, Col: k})
+				}
+			}
+		}
+		seen := map[string]bool{}
+		for _, start := range starts {
+			opts := []knightstour.Option{knightstour.WithStart(start), knightstour.WithMoveOrder(s.Order()...), knightstour.WithWorkers(s.Workers())}
+			if s.Closed() {
+				opts = append(opts, knightstour.WithClosed())
+			}
+			from, err := knightstour.NewSolver(s.Rows(), s.Cols(), opts...)
+			if err != nil {
+				yield(knightstour.Tour{}, err)
+				return
+			}
+			for t, err := range from.All(ctx) {
+				if err != nil {
+					yield(knightstour.Tour{}, err)
+					return
+				}
+				key := canonical(t).String()
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				if !yield(t, nil) || len(seen) == limit {
+					return
+				}
+			}
+		}
+	}
 }

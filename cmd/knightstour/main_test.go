@@ -850,3 +850,20 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version now: exit %d, want %d", code, exitUsage)
 	}
 }
+
+// TestListUnique lists one tour a shape: as many as census -unique counts.
+func TestListUnique(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"list", "-quiet", "-unique", "5x5"}, 112},
+		{[]string{"list", "-quiet", "-closed", "-unique", "6x6"}, 1245},
+		{[]string{"list", "-quiet", "-unique", "-limit", "3", "5x5"}, 3},
+	} {
+		code, out, errOut := runArgs(t, tt.args...)
+		if got := strings.Count(out, "\n"); code != exitOK || got != tt.want {
+			t.Errorf("%q: exit %d, %d lines, stderr %q; want %d", tt.args, code, got, errOut, tt.want)
+		}
+	}
+}
