@@ -125,7 +125,7 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo "| 6x6, all tours stored, memory (\`Find6x6Par2\`) | well under 100 MB | $(median Find6x6Par2 MB-stored) MB |"
 	echo "| return after cancel, 8x8 on 2 workers (\`CancelLatency\`) | <= 100 ms | $(median CancelLatency ms-to-return) ms |"
 	echo
-	echo "## Closed tours and censuses (issue 3)"
+	echo "## Closed tours and censuses"
 	echo
 	echo "| what | target | measured | without the reduction | gain |"
 	echo "|---|---|---|---|---|"
@@ -134,7 +134,7 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo
 	echo "The exact pruning itself (dead squares, forced ends, parity, outer rows) is always on: 6x6 from the corner needs 11.2 M nodes (\`Count6x6Seq\`), against about 1.9e10 for the unpruned search (FACTS.md), about 1,700x fewer."
 	echo
-	echo "## N-Queens (issues 5 and 16)"
+	echo "## N-Queens"
 	echo
 	echo "Well-known C solvers on this kind of machine (FACTS.md): bitmask with mirror symmetry 4.03 s (n = 16) and 28.7 s (n = 17); bitmask with full 8-fold symmetry 1.71 s and 11.3 s."
 	echo
@@ -160,7 +160,7 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 		echo "$anchors"
 		echo
 	fi
-	echo "## Counting by frontier dynamic programming (issue 6)"
+	echo "## Counting by frontier dynamic programming"
 	echo
 	echo "\`CountDP\` adds one square at a time and keeps one count per distinct frontier state; its cost follows the states, not the tours. The counts it reaches (Figure 2 extended, rows of 3 to 6 x n) are in COUNTS.md (\`go run ./scripts/countsmd\`)."
 	echo
@@ -191,7 +191,7 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo "| the class of a key, for a pass (\`Class\`) | $(median Class ns/key) |"
 	echo "| a layer's group packed for disk (\`Encode\`) | $(median Encode ns/state) |"
 	echo
-	echo "## One tour on any board (issue 4)"
+	echo "## One tour on any board"
 	echo
 	echo "\`Construct\` joins blocks' cycles through their ports (and searches strips 3 or 4 wide along a frontier); time and memory grow linearly with the squares."
 	echo
