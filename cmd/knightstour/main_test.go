@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -628,7 +629,7 @@ func TestMergeRefusesUnshardable(t *testing.T) {
 	tests := []struct {
 		name, json, want string
 	}{
-		{"free ends", `{"kind":"tours","rows":5,"cols":6,"start":"","order":"seed","free_ends":true,"method":"enum","count":37568,"shard":%d,"shards":3}`, "never split"},
+		{"free ends", `{"kind":"tours","rows":5,"cols":6,"start":"","order":"seed","free_ends":true,"method":"enum","count":37568,"nodes":80000,"workers":1,"shard":%d,"shards":3}`, "never split"},
 	}
 	for _, tt := range tests {
 		var files []string
@@ -645,8 +646,8 @@ func TestMergeRefusesUnshardable(t *testing.T) {
 		}
 	}
 	mixed := []string{
-		`{"kind":"tours","rows":5,"cols":6,"start":"{4,0}","order":"seed","method":"enum","count":1,"shard":0,"shards":2}`,
-		`{"kind":"tours","rows":5,"cols":6,"start":"{4,0}","order":"seed","method":"dp","count":1,"shard":1,"shards":2}`,
+		`{"kind":"tours","rows":5,"cols":6,"start":"{4,0}","order":"seed","method":"enum","count":1,"nodes":9,"workers":1,"shard":0,"shards":2}`,
+		`{"kind":"tours","rows":5,"cols":6,"start":"{4,0}","order":"seed","method":"dp","count":1,"workers":1,"shard":1,"shards":2}`,
 	}
 	name := filepath.Join(dir, "mixed.json")
 	if err := os.WriteFile(name, []byte(strings.Join(mixed, "\n")+"\n"), 0o644); err != nil {
@@ -728,6 +729,16 @@ func TestMergeRefusesForged(t *testing.T) {
 		out[i] = strings.Replace(out[i], old, new, 1)
 		return out
 	}
+	// set gives a field of part i another value.
+	set := func(parts []string, i int, key, value string) []string {
+		out := slices.Clone(parts)
+		field := regexp.MustCompile(`"` + key + `":[^,}]*`)
+		if !field.MatchString(out[i]) {
+			t.Fatalf("%q holds no %q", out[i], key)
+		}
+		out[i] = field.ReplaceAllString(out[i], `"`+key+`":`+value)
+		return out
+	}
 	tests := []struct {
 		name  string
 		parts []string
@@ -738,6 +749,9 @@ func TestMergeRefusesForged(t *testing.T) {
 		{"the real queens shards", qs, ""},
 		{"shard 1/2 relabelled 0/1", replace(enum[1:], 0, `"shard":1,"shards":2`, `"shard":0,"shards":1`), "not the part"},
 		{"negative count", replace(enum, 0, `"count":`, `"count":-`), "negative"},
+		{"more tours than nodes", set(enum, 0, "count", "18446744073709551615"), "tours from"},
+		{"negative workers", replace(enum, 0, `"workers":`, `"workers":-`), "workers"},
+		{"negative time", replace(enum, 0, `"elapsed_ms":`, `"elapsed_ms":-`), "not a result a count printed"},
 		{"duplicate key", replace(enum, 0, `"count":`, `"count":1,"count":`), "given twice"},
 		{"case-folded key", replace(enum, 0, `"rows":`, `"Rows":`), `unknown key "Rows"`},
 		{"unknown key", replace(enum, 0, `"rows":`, `"bonus":7,"rows":`), `unknown key "bonus"`},
@@ -865,5 +879,26 @@ func TestListUnique(t *testing.T) {
 		if got := strings.Count(out, "\n"); code != exitOK || got != tt.want {
 			t.Errorf("%q: exit %d, %d lines, stderr %q; want %d", tt.args, code, got, errOut, tt.want)
 		}
+	}
+}
+
+// TestMergeFrontierTasks merges the shards of a frontier count: its tasks
+// are the board's squares, in every shard alike, not their sum.
+func TestMergeFrontierTasks(t *testing.T) {
+	var lines []string
+	for i := range 3 {
+		code, out, errOut := runArgs(t, "count", "-quiet", "-json", "-method", "dp", "-free", "-shard", fmt.Sprintf("%d/3", i), "5x6")
+		if code != exitOK {
+			t.Fatalf("shard %d: exit %d, %s", i, code, errOut)
+		}
+		lines = append(lines, out)
+	}
+	file := filepath.Join(t.TempDir(), "shards.json")
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runArgs(t, "merge", file)
+	if code != exitOK || !strings.Contains(out, `"tasks":30,`) || !strings.Contains(out, `"count":37568,`) {
+		t.Errorf("merge: exit %d, %s %s; want 30 tasks and 37568 tours", code, out, errOut)
 	}
 }

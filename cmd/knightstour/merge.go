@@ -184,7 +184,11 @@ do not add up), as well as JSON with repeated, unknown or case-folded keys.
 		c := r.tours
 		out.Count.Add(out.Count, c.Count)
 		out.Nodes += c.Nodes
-		out.Tasks += c.Tasks
+		if c.Method == "dp" {
+			out.Tasks = max(out.Tasks, c.Tasks) // the squares, in every shard alike
+		} else {
+			out.Tasks += c.Tasks
+		}
 		out.Workers += c.Workers
 		out.ElapsedMS = max(out.ElapsedMS, c.ElapsedMS)
 		out.PeakStates, out.PeakBytes, out.Passes = max(out.PeakStates, c.PeakStates), max(out.PeakBytes, c.PeakBytes), max(out.Passes, c.Passes)
@@ -221,6 +225,13 @@ func checkParts(counts []*countResult) error {
 			return fmt.Errorf("shard %v: no count splits into more than %d shards", label, knightstour.MaxShards)
 		case c.Limit != 0:
 			return fmt.Errorf("shard %v was limited (-limit): it is not a whole count", label)
+		case c.Workers < 1 || !(c.ElapsedMS >= 0) || c.Tasks < 0:
+			return fmt.Errorf("shard %v: %d workers, %d tasks, %v ms: not a result a count printed", label, c.Workers, c.Tasks, c.ElapsedMS)
+		case c.Method == "enum" && c.Count.Cmp(new(big.Int).Lsh(new(big.Int).SetUint64(c.Nodes), 1)) > 0:
+			// Every tour ends a path of the search tree at a node of its
+			// own; a closed tour read backwards is counted with it, so a
+			// count is at most twice the nodes.
+			return fmt.Errorf("shard %v: %v tours from %d nodes of the search", label, c.Count, c.Nodes)
 		case c.Shards > 1 && c.Free && c.Method != "dp":
 			// A census by enumeration is never split; a file that says
 			// otherwise holds a whole count under a shard's label.

@@ -337,9 +337,23 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// checkpointEvery is how old the last checkpoint may grow before the
-// count writes one after a square that does not end a column.
-const checkpointEvery = time.Minute
+// The last checkpoint may grow checkpointCost times as old as it took to
+// write, and at least minCheckpointGap, before the count writes one after
+// a square that does not end a column, but never more than
+// maxCheckpointGap: a small count checkpoints every few seconds, so that a
+// run killed soon after it resumed still goes forward, and one of 8 rows,
+// whose manifest lists millions of groups, spends a few percent of its
+// time on them.
+const (
+	checkpointCost   = 20
+	minCheckpointGap = 3 * time.Second
+	maxCheckpointGap = time.Minute
+)
+
+// checkpointGap is how old the last checkpoint may grow before the next.
+func (r *counter) checkpointGap() time.Duration {
+	return min(max(checkpointCost*r.saving, minCheckpointGap), maxCheckpointGap)
+}
 
 // counter is one count: the board's layout, the mode, and the tables.
 type counter struct {
@@ -377,10 +391,11 @@ type counter struct {
 	// part is the passes done of the step under way, as the last
 	// checkpoint has them, or as the checkpoint resumed from had them.
 	part     *stepPart
-	saved    time.Time    // when the last checkpoint was written
-	byLength [][]uint64   // AllLengths: the tours of each shorter board
-	done     atomic.Int64 // steps done, for progress
-	last     atomic.Int64 // states after the last step, for progress
+	saved    time.Time     // when the last checkpoint was written
+	saving   time.Duration // how long it took
+	byLength [][]uint64    // AllLengths: the tours of each shorter board
+	done     atomic.Int64  // steps done, for progress
+	last     atomic.Int64  // states after the last step, for progress
 	// For progress within a step: the pass under way, the passes
 	// planned, and the pieces of the layer expanded in this pass of all.
 	pass, passesPlanned, expanded, pieces atomic.Int64
@@ -517,15 +532,16 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			r.cfg.afterStep(v, cur.n)
 		}
 		// A checkpoint after every column, and after every square once the
-		// last is a minute old: the layers are on disk already, so one
-		// costs little more than writing them out, while a count of hours
-		// killed without one loses all since the last.
-		if r.cfg.Checkpoint != "" && v < f.n-1 && ((v+1)%f.w == 0 || time.Since(r.saved) >= checkpointEvery) {
-			r.saved = time.Now()
+		// last is old: the layers are on disk already, so one costs little
+		// more than writing them out, while a count killed without one
+		// loses all since the last.
+		if r.cfg.Checkpoint != "" && v < f.n-1 && ((v+1)%f.w == 0 || time.Since(r.saved) >= r.checkpointGap()) {
+			begin := time.Now()
 			if err := r.saveCheckpoint(v, cur, total, nil); err != nil {
 				cur.free(r.arena)
 				return nil, err
 			}
+			r.saved, r.saving = time.Now(), time.Since(begin)
 		}
 	}
 	cur.free(r.arena)
