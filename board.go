@@ -43,10 +43,14 @@ func (b *Board) At(c Coordinate) int {
 }
 
 // Set writes move number n on square c; it fails with ErrOffBoard if c is
-// not on the board.
+// not on the board, and with ErrMisuse if n is not 0 (not visited) to
+// the number of squares.
 func (b *Board) Set(c Coordinate, n int) error {
 	if !c.Contains(b.rows, b.cols) {
 		return fmt.Errorf("%w: %v on a %dx%d board", ErrOffBoard, c, b.rows, b.cols)
+	}
+	if n < 0 || n > b.rows*b.cols {
+		return fmt.Errorf("%w: move number %d on a %dx%d board", ErrMisuse, n, b.rows, b.cols)
 	}
 	b.cells[c.Row*b.cols+c.Col] = n
 	return nil

@@ -26,6 +26,9 @@ type Census struct {
 // WithShard, which would leave squares or tours out of a total that looks
 // whole: they give ErrBadOption.
 func RunCensus(ctx context.Context, rows, cols int, opts ...Option) (*Census, error) {
+	if err := checkContext(ctx); err != nil {
+		return nil, err
+	}
 	probe, err := NewSolver(rows, cols, opts...)
 	if err != nil {
 		return nil, err

@@ -45,6 +45,9 @@ const MaxConstructSquares = 1 << 30
 // depend on it); other options besides WithStart and WithClosed give
 // ErrBadOption. Boards of more than MaxConstructSquares squares give ErrTooLarge.
 func Construct(ctx context.Context, rows, cols int, opts ...Option) (Tour, error) {
+	if err := checkContext(ctx); err != nil {
+		return Tour{}, err
+	}
 	cfg, err := newConfig(rows, cols, MaxConstructSquares, opts)
 	if err != nil {
 		return Tour{}, err

@@ -188,6 +188,9 @@ type DPCount struct {
 // Counts are exact at any size: they use as many 64-bit words as they
 // need.
 func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, error) {
+	if err := checkContext(ctx); err != nil {
+		return nil, err
+	}
 	cfg, err := newConfig(rows, cols, MaxSquares, opts)
 	if err != nil {
 		return nil, err

@@ -22,6 +22,11 @@ var (
 	ErrBadCoordinate = errors.New("knightstour: malformed coordinate")
 	// ErrBadMoveOrder reports a move order that is not the eight knight jumps.
 	ErrBadMoveOrder = errors.New("knightstour: invalid move order")
+	// ErrMisuse reports a call the library cannot serve as made: a nil
+	// context or option, a value out of range where no other error says
+	// more, or a Solver, TourWriter or TourReader that its constructor
+	// did not make (a zero value).
+	ErrMisuse = errors.New("knightstour: misuse")
 	// ErrBadOption reports an option with a value it cannot take.
 	ErrBadOption = errors.New("knightstour: invalid option")
 	// ErrMerge reports results of shards that cannot be added up

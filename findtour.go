@@ -48,6 +48,9 @@ func (m Method) String() string {
 // 4 x n boards). It takes WithStart, WithMoveOrder, WithWorkers and
 // WithClosed; other options give ErrBadOption.
 func FindTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, Method, error) {
+	if err := checkContext(ctx); err != nil {
+		return Tour{}, 0, err
+	}
 	cfg, err := newConfig(rows, cols, MaxConstructSquares, opts)
 	if err != nil {
 		return Tour{}, 0, err

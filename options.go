@@ -133,7 +133,10 @@ func newConfig(rows, cols, limit int, opts []Option) (config, error) {
 	if err := checkSizeUpTo(rows, cols, limit); err != nil {
 		return cfg, err
 	}
-	for _, opt := range opts {
+	for i, opt := range opts {
+		if opt == nil {
+			return cfg, fmt.Errorf("%w: option %d of %d is nil", ErrMisuse, i+1, len(opts))
+		}
 		if err := opt(&cfg); err != nil {
 			return cfg, err
 		}

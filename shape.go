@@ -88,6 +88,9 @@ func canonicalOf[S uint16 | uint32](t Tour, cycle bool) []S {
 // milliseconds, 6x6 open a few seconds. Options are those of NewSolver,
 // except WithStart, WithLimit and WithShard (ErrBadOption).
 func Unique(ctx context.Context, rows, cols int, opts ...Option) (int, error) {
+	if err := checkContext(ctx); err != nil {
+		return 0, err
+	}
 	probe, err := NewSolver(rows, cols, opts...)
 	if err != nil {
 		return 0, err

@@ -20,7 +20,9 @@ import (
 // seed's plain backtracking.
 //
 // A Solver is safe for concurrent use; its calls do not change it, except
-// that Solutions remembers the last list of tours found.
+// that Solutions remembers the last list of tours found. Make one with
+// NewSolver: the zero Solver searches nothing, and its searches return
+// ErrMisuse.
 type Solver struct {
 	rows, cols int
 	start      Coordinate
@@ -80,6 +82,15 @@ func (s *Solver) Workers() int { return s.cfg.workers }
 // call that finished (the seed's getSolutions), or nil before the first.
 func (s *Solver) Solutions() *Tours { return s.last.Load() }
 
+// ready refuses a search by a Solver that NewSolver did not make, or
+// with a nil context.
+func (s *Solver) ready(ctx context.Context) error {
+	if s == nil || s.job.g == nil {
+		return fmt.Errorf("%w: a Solver not made by NewSolver", ErrMisuse)
+	}
+	return checkContext(ctx)
+}
+
 // FindMoves lists every tour, in order, searching on the calling goroutine
 // only (the seed's findMovesSequential). It returns the tours found so far
 // and ctx's error if ctx is cancelled first.
@@ -97,6 +108,9 @@ func (s *Solver) FindMovesParallel(ctx context.Context) (*Tours, error) {
 }
 
 func (s *Solver) collect(ctx context.Context, workers int) (*Tours, error) {
+	if err := s.ready(ctx); err != nil {
+		return nil, err
+	}
 	ts := newTours(s.rows, s.cols)
 	stats, err := s.job.walk(ctx, workers, func(path []uint16) bool {
 		ts.add(path)
@@ -119,6 +133,9 @@ func (s *Solver) collect(ctx context.Context, workers int) (*Tours, error) {
 // move order, fixing both, and doubles the count. The number is the same;
 // only Stats.Nodes and the time differ.
 func (s *Solver) Count(ctx context.Context) (Stats, error) {
+	if err := s.ready(ctx); err != nil {
+		return Stats{}, err
+	}
 	st, err := s.count(ctx)
 	st.Job = s.describe()
 	return st, err
@@ -169,6 +186,10 @@ func (s *Solver) count(ctx context.Context) (Stats, error) {
 // moves on: call Tour.Clone to keep one.
 func (s *Solver) All(ctx context.Context) iter.Seq2[Tour, error] {
 	return func(yield func(Tour, error) bool) {
+		if err := s.ready(ctx); err != nil {
+			yield(Tour{}, err)
+			return
+		}
 		stopped := false
 		_, err := s.job.walk(ctx, s.cfg.workers, func(path []uint16) bool {
 			if !yield(Tour{rows: s.rows, cols: s.cols, squares: path}, nil) {

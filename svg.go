@@ -19,6 +19,9 @@ type SVGOptions struct {
 // and with opts.Numbers the move numbers. The checkering is a pattern, so
 // the file grows with the length of the tour, not with squares drawn.
 func WriteSVG(w io.Writer, t Tour, opts SVGOptions) error {
+	if w == nil {
+		return fmt.Errorf("%w: WriteSVG to a nil io.Writer", ErrMisuse)
+	}
 	if t.Len() == 0 {
 		return fmt.Errorf("%w: an empty tour has nothing to draw", ErrInvalidTour)
 	}

@@ -41,8 +41,13 @@ func (t Tour) Cols() int { return t.cols }
 // Len returns the number of squares in the tour.
 func (t Tour) Len() int { return len(t.squares) + len(t.wide) }
 
-// At returns the i-th square of the tour, counting from 0.
+// At returns the i-th square of the tour, counting from 0, or {-1,-1},
+// a square on no board, if i is out of range (as for every i of the zero
+// Tour).
 func (t Tour) At(i int) Coordinate {
+	if i < 0 || i >= t.Len() {
+		return Coordinate{-1, -1}
+	}
 	s := t.index(i)
 	return Coordinate{s / t.cols, s % t.cols}
 }

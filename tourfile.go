@@ -43,21 +43,34 @@ type TourWriter struct {
 	n      int // tours written
 	line   []byte
 	jump   map[Move]byte
+	err    error // why no tour can be written: a bad board or writer
 }
 
 // NewTourWriter returns a writer of tours of an R x C board to w; a file of
 // kind Closed promises closed tours only (an Open file takes any tour).
+// Given a board no tour file can hold, or a nil w, it returns a writer
+// whose every call fails with the reason.
 func NewTourWriter(w io.Writer, rows, cols int, kind Kind) *TourWriter {
 	jump := make(map[Move]byte, 8)
 	for i, m := range SeedOrder() {
 		jump[m] = byte('0' + i)
 	}
-	return &TourWriter{w: bufio.NewWriterSize(w, 1<<16), rows: rows, cols: cols, closed: kind == Closed, jump: jump}
+	tw := &TourWriter{w: bufio.NewWriterSize(w, 1<<16), rows: rows, cols: cols, closed: kind == Closed, jump: jump}
+	switch {
+	case w == nil:
+		tw.err = fmt.Errorf("%w: a TourWriter to a nil io.Writer", ErrMisuse)
+	default:
+		tw.err = checkSizeUpTo(rows, cols, MaxConstructSquares)
+	}
+	return tw
 }
 
 // Write writes one tour. It fails for a tour of another board, an open
 // tour in a closed file, and errors of the underlying writer.
 func (tw *TourWriter) Write(t Tour) error {
+	if err := tw.usable(); err != nil {
+		return err
+	}
 	if t.rows != tw.rows || t.cols != tw.cols || t.Len() == 0 {
 		return fmt.Errorf("%w: a tour of %dx%d written to a %dx%d file", ErrInvalidTour, t.rows, t.cols, tw.rows, tw.cols)
 	}
@@ -104,7 +117,18 @@ func (tw *TourWriter) Close() error {
 	return tw.w.Flush()
 }
 
+// usable reports why tw can write nothing, if it cannot.
+func (tw *TourWriter) usable() error {
+	if tw == nil || tw.w == nil {
+		return fmt.Errorf("%w: a TourWriter not made by NewTourWriter", ErrMisuse)
+	}
+	return tw.err
+}
+
 func (tw *TourWriter) header() error {
+	if err := tw.usable(); err != nil {
+		return err
+	}
 	if tw.wrote {
 		return nil
 	}
@@ -146,6 +170,9 @@ type TourReader struct {
 // *FileError wrapping ErrBadFile when the file is empty or its first line
 // is not a header exactly as TourWriter writes it.
 func NewTourReader(r io.Reader) (*TourReader, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%w: a TourReader of a nil io.Reader", ErrMisuse)
+	}
 	tr := &TourReader{r: bufio.NewReaderSize(r, 1<<16)}
 	text, ok, err := tr.readLine(maxHeader)
 	switch {
@@ -208,6 +235,10 @@ func (tr *TourReader) readLine(limit int) (string, bool, error) {
 // until the next one: Clone it to keep it.
 func (tr *TourReader) Tours() iter.Seq2[Tour, error] {
 	return func(yield func(Tour, error) bool) {
+		if tr == nil || tr.r == nil {
+			yield(Tour{}, fmt.Errorf("%w: a TourReader not made by NewTourReader", ErrMisuse))
+			return
+		}
 		rows, cols, n := tr.rows, tr.cols, tr.rows*tr.cols
 		t := Tour{rows: rows, cols: cols}
 		if n <= MaxSquares {

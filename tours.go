@@ -49,9 +49,12 @@ func (ts *Tours) Len() int {
 	return ts.count
 }
 
-// At returns the i-th tour, counting from 0. The Tour shares memory with
-// the list, which never changes.
+// At returns the i-th tour, counting from 0, or the zero Tour if i is out
+// of range. The Tour shares memory with the list, which never changes.
 func (ts *Tours) At(i int) Tour {
+	if i < 0 || i >= ts.Len() {
+		return Tour{}
+	}
 	n := ts.rows * ts.cols
 	b, j := ts.chunks[i/ts.perChunk], i%ts.perChunk
 	return Tour{rows: ts.rows, cols: ts.cols, squares: b[j*n : (j+1)*n : (j+1)*n]}
@@ -70,6 +73,9 @@ func (ts *Tours) All() iter.Seq2[int, Tour] {
 
 // Bytes returns the memory the tours occupy.
 func (ts *Tours) Bytes() int {
+	if ts == nil {
+		return 0
+	}
 	total := 0
 	for _, b := range ts.chunks {
 		total += 2 * cap(b)
@@ -78,4 +84,9 @@ func (ts *Tours) Bytes() int {
 }
 
 // Stats returns the statistics of the search that found the tours.
-func (ts *Tours) Stats() Stats { return ts.stats }
+func (ts *Tours) Stats() Stats {
+	if ts == nil {
+		return Stats{}
+	}
+	return ts.stats
+}

@@ -34,6 +34,9 @@ const defaultBudget = 20_000_000
 // It takes WithStart, WithMoveOrder (the last tie-break), WithClosed and
 // WithNodeBudget; other options give ErrBadOption.
 func Warnsdorff(ctx context.Context, rows, cols int, opts ...Option) (Tour, WarnsdorffStats, error) {
+	if err := checkContext(ctx); err != nil {
+		return Tour{}, WarnsdorffStats{}, err
+	}
 	begin := time.Now()
 	s, err := NewSolver(rows, cols, opts...)
 	if err != nil {

@@ -62,6 +62,9 @@ func Count(ctx context.Context, n int, opts ...Option) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if ctx == nil {
+		return Result{}, fmt.Errorf("%w: a nil context.Context (use context.Background())", ErrMisuse)
+	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}

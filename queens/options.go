@@ -91,7 +91,10 @@ func (p Progress) ETA() time.Duration { return progress.ETA(p.Elapsed, p.Fractio
 
 func newConfig(opts []Option) (config, error) {
 	c := config{workers: runtime.GOMAXPROCS(0), shards: 1}
-	for _, o := range opts {
+	for i, o := range opts {
+		if o == nil {
+			return c, fmt.Errorf("%w: option %d of %d is nil", ErrMisuse, i+1, len(opts))
+		}
 		if err := o(&c); err != nil {
 			return c, err
 		}

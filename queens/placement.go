@@ -18,6 +18,9 @@ var (
 	ErrBadOption = errors.New("queens: invalid option")
 	// ErrInvalid reports a placement in which queens attack each other.
 	ErrInvalid = errors.New("queens: not a solution")
+	// ErrMisuse reports a call the package cannot serve as made: a nil
+	// context or a nil option.
+	ErrMisuse = errors.New("queens: misuse")
 	// ErrMerge reports results that cannot be added up.
 	ErrMerge = errors.New("queens: cannot merge")
 	// ErrResult reports a Result that no count gives: counts that

@@ -2,6 +2,7 @@ package queens
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"sync/atomic"
 )
@@ -15,6 +16,10 @@ func Solutions(ctx context.Context, n int) iter.Seq2[Placement, error] {
 	return func(yield func(Placement, error) bool) {
 		if err := checkN(n); err != nil {
 			yield(nil, err)
+			return
+		}
+		if ctx == nil {
+			yield(nil, fmt.Errorf("%w: a nil context.Context (use context.Background())", ErrMisuse))
 			return
 		}
 		var stop atomic.Bool

@@ -27,6 +27,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 )
@@ -91,8 +92,18 @@ func lookup(name string) (commandFunc, bool) {
 	return runMain, false
 }
 
-// run is the whole program, apart from the process: it returns the exit code.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// run is the whole program, apart from the process: it returns the exit
+// code. Status 2 is for a mistake in the command line; a panic, which the
+// Go runtime would end with status 2 too, is a failure of the program, so
+// run turns one on its own goroutine into status 1, with the stack to
+// report.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "knightstour: internal error, please report it: %v\n%s", p, debug.Stack())
+			code = exitFail
+		}
+	}()
 	command, rest := commandFunc(runMain), args
 	if len(args) > 0 {
 		switch args[0] {

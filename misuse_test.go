@@ -1,0 +1,215 @@
+package knightstour_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/euler1758/knightstour"
+)
+
+// TestMisuse calls every exported function and method with what a
+// careless caller might give it: zero values, a nil context, a nil
+// option, squares and sizes out of range. Nothing may panic; what
+// returns an error must return one that wraps a sentinel of errors.go.
+func TestMisuse(t *testing.T) {
+	var nilCtx context.Context //nolint:staticcheck // the point of the test
+	ctx := context.Background()
+	var nilOpt knightstour.Option
+	far := knightstour.Coordinate{Row: math.MaxInt, Col: -1}
+	sentinels := []error{knightstour.ErrBadSize, knightstour.ErrTooLarge, knightstour.ErrOffBoard, knightstour.ErrBadCoordinate,
+		knightstour.ErrBadMoveOrder, knightstour.ErrBadOption, knightstour.ErrMerge, knightstour.ErrBadFile, knightstour.ErrNoTour,
+		knightstour.ErrInvalidTour, knightstour.ErrMisuse}
+	// wantErr: the call must fail, with a sentinel.
+	wantErr := func(err error) error {
+		if err == nil {
+			return errors.New("no error")
+		}
+		for _, s := range sentinels {
+			if errors.Is(err, s) {
+				return nil
+			}
+		}
+		return fmt.Errorf("%v wraps no sentinel", err)
+	}
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"NewSolver nil option", func() error { _, err := knightstour.NewSolver(3, 4, nilOpt); return wantErr(err) }},
+		{"CountDP nil context", func() error { _, err := knightstour.CountDP(nilCtx, 3, 4); return wantErr(err) }},
+		{"CountDP nil option", func() error { _, err := knightstour.CountDP(ctx, 3, 4, nilOpt); return wantErr(err) }},
+		{"RunCensus nil context", func() error { _, err := knightstour.RunCensus(nilCtx, 3, 4); return wantErr(err) }},
+		{"Unique nil context", func() error { _, err := knightstour.Unique(nilCtx, 3, 4); return wantErr(err) }},
+		{"Construct nil context", func() error { _, err := knightstour.Construct(nilCtx, 8, 8); return wantErr(err) }},
+		{"FindTour nil context", func() error { _, _, err := knightstour.FindTour(nilCtx, 8, 8); return wantErr(err) }},
+		{"Warnsdorff nil context", func() error { _, _, err := knightstour.Warnsdorff(nilCtx, 8, 8); return wantErr(err) }},
+		{"Solver nil context", func() error {
+			s, _ := knightstour.NewSolver(3, 4)
+			_, err1 := s.FindMoves(nilCtx)
+			_, err2 := s.FindMovesParallel(nilCtx)
+			_, err3 := s.Count(nilCtx)
+			_, err4 := s.First(nilCtx)
+			var err5 error
+			for _, err := range s.All(nilCtx) {
+				err5 = err
+			}
+			return errors.Join(wantErr(err1), wantErr(err2), wantErr(err3), wantErr(err4), wantErr(err5))
+		}},
+		{"zero Solver", func() error {
+			var s knightstour.Solver
+			_, err1 := s.FindMoves(ctx)
+			_, err2 := s.FindMovesParallel(ctx)
+			_, err3 := s.Count(ctx)
+			_, err4 := s.First(ctx)
+			var err5 error
+			for _, err := range s.All(ctx) {
+				err5 = err
+			}
+			_, _, _, _, _, _ = s.Rows(), s.Cols(), s.Start(), s.Order(), s.Workers(), s.Closed()
+			s.Shard()
+			s.Solutions()
+			return errors.Join(wantErr(err1), wantErr(err2), wantErr(err3), wantErr(err4), wantErr(err5))
+		}},
+		{"nil Solver", func() error {
+			var s *knightstour.Solver
+			_, err := s.Count(ctx)
+			return wantErr(err)
+		}},
+		{"zero Tours", func() error {
+			var ts knightstour.Tours
+			_, _, _ = ts.Len(), ts.Bytes(), ts.Stats()
+			ts.At(0)
+			ts.At(-1)
+			for range ts.All() {
+			}
+			return nil
+		}},
+		{"zero Tour", func() error {
+			var tr knightstour.Tour
+			tr.At(0)
+			tr.At(-5)
+			tr.Start()
+			tr.End()
+			_, _, _, _, _ = tr.Len(), tr.Rows(), tr.Cols(), tr.Closed(), tr.Kind()
+			_ = tr.String()
+			tr.Board()
+			tr.Coordinates()
+			tr.Clone()
+			knightstour.Canonical(tr)
+			knightstour.CanonicalPath(tr)
+			knightstour.SameShape(tr, tr)
+			return wantErr(tr.Check())
+		}},
+		{"zero Board", func() error {
+			var b knightstour.Board
+			b.At(far)
+			b.Clear()
+			_ = b.String()
+			return wantErr(b.Set(far, 1))
+		}},
+		{"Board.Set a huge number", func() error {
+			b, err := knightstour.NewBoard(3, 4)
+			if err != nil {
+				return err
+			}
+			err = b.Set(knightstour.Coordinate{Row: 0, Col: 0}, math.MaxInt)
+			_ = b.String()
+			return wantErr(err)
+		}},
+		{"Board off the board", func() error {
+			b, _ := knightstour.NewBoard(3, 4)
+			b.At(far)
+			return wantErr(b.Set(far, 1))
+		}},
+		{"zero Census", func() error {
+			var c knightstour.Census
+			c.At(far)
+			_, _, _ = c.Directed(), c.Undirected(), c.String()
+			return nil
+		}},
+		{"NewTourWriter bad size", func() error {
+			var buf bytes.Buffer
+			tw := knightstour.NewTourWriter(&buf, -3, 5, knightstour.Open)
+			err := errors.Join(tw.Write(knightstour.Tour{}), tw.Close())
+			return wantErr(err)
+		}},
+		{"zero TourWriter", func() error {
+			var tw knightstour.TourWriter
+			return wantErr(errors.Join(tw.Write(knightstour.Tour{}), tw.Flush(), tw.Close()))
+		}},
+		{"zero TourReader", func() error {
+			var tr knightstour.TourReader
+			_, _, _ = tr.Rows(), tr.Cols(), tr.Kind()
+			var err error
+			for _, e := range tr.Tours() {
+				err = e
+			}
+			return wantErr(err)
+		}},
+		{"NewTourReader nil", func() error { _, err := knightstour.NewTourReader(nil); return wantErr(err) }},
+		{"ReadTours nil", func() error {
+			var err error
+			for _, e := range knightstour.ReadTours(nil) {
+				err = e
+			}
+			return wantErr(err)
+		}},
+		{"WriteSVG zero tour", func() error { return wantErr(knightstour.WriteSVG(io.Discard, knightstour.Tour{}, knightstour.SVGOptions{})) }},
+		{"WriteSVG nil writer", func() error {
+			tour, err := knightstour.Construct(ctx, 5, 5)
+			if err != nil {
+				return err
+			}
+			return wantErr(knightstour.WriteSVG(nil, tour, knightstour.SVGOptions{}))
+		}},
+		{"Validate nil", func() error { _, err := knightstour.Validate(3, 4, nil); return wantErr(err) }},
+		{"Validate bad size", func() error { _, err := knightstour.Validate(-1, math.MaxInt, []knightstour.Coordinate{far}); return wantErr(err) }},
+		{"NewTour off the board", func() error { _, err := knightstour.NewTour(3, 4, []knightstour.Coordinate{far}); return wantErr(err) }},
+		{"ValidateOrder nil", func() error { return wantErr(knightstour.ValidateOrder(nil)) }},
+		{"ParseCoordinate", func() error { _, err := knightstour.ParseCoordinate("{99999999999999999999,1}", 3, 4); return wantErr(err) }},
+		{"ParseOrder", func() error { _, err := knightstour.ParseOrder(strings.Repeat("(", 1000)); return wantErr(err) }},
+		{"ParseSweep", func() error { _, err := knightstour.ParseSweep(""); return wantErr(err) }},
+		{"MergeStats none", func() error { _, err := knightstour.MergeStats(); return wantErr(err) }},
+		{"Exists", func() error { knightstour.Exists(-1, math.MaxInt, true); knightstour.StartPossible(-1, 0, far, false); return nil }},
+		{"Symmetries", func() error {
+			for _, s := range knightstour.Symmetries(-1, 0) {
+				s.Apply(far, -1, 0)
+			}
+			_ = knightstour.Symmetry(200).String()
+			knightstour.Symmetry(200).Apply(far, 3, 4)
+			return nil
+		}},
+		{"Coordinate", func() error {
+			far.Offset(math.MaxInt, math.MaxInt)
+			far.Contains(-1, -1)
+			_, err := far.Algebraic(3, 4)
+			return wantErr(err)
+		}},
+		{"String of bad values", func() error {
+			_, _, _, _ = knightstour.Kind(-7).String(), knightstour.Method(99).String(), knightstour.Sweep(-3).String(), knightstour.Move{}.String()
+			knightstour.Sweep(-3).Resolve()
+			knightstour.KindOf(true)
+			var p knightstour.Progress
+			_, _ = p.Fraction(), p.ETA()
+			return nil
+		}},
+	}
+	for _, c := range calls {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s: panic: %v", c.name, p)
+				}
+			}()
+			if err := c.call(); err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+		}()
+	}
+}
