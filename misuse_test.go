@@ -160,7 +160,9 @@ func TestMisuse(t *testing.T) {
 			}
 			return wantErr(err)
 		}},
-		{"WriteSVG zero tour", func() error { return wantErr(knightstour.WriteSVG(io.Discard, knightstour.Tour{}, knightstour.SVGOptions{})) }},
+		{"WriteSVG zero tour", func() error {
+			return wantErr(knightstour.WriteSVG(io.Discard, knightstour.Tour{}, knightstour.SVGOptions{}))
+		}},
 		{"WriteSVG nil writer", func() error {
 			tour, err := knightstour.Construct(ctx, 5, 5)
 			if err != nil {
@@ -169,14 +171,24 @@ func TestMisuse(t *testing.T) {
 			return wantErr(knightstour.WriteSVG(nil, tour, knightstour.SVGOptions{}))
 		}},
 		{"Validate nil", func() error { _, err := knightstour.Validate(3, 4, nil); return wantErr(err) }},
-		{"Validate bad size", func() error { _, err := knightstour.Validate(-1, math.MaxInt, []knightstour.Coordinate{far}); return wantErr(err) }},
+		{"Validate bad size", func() error {
+			_, err := knightstour.Validate(-1, math.MaxInt, []knightstour.Coordinate{far})
+			return wantErr(err)
+		}},
 		{"NewTour off the board", func() error { _, err := knightstour.NewTour(3, 4, []knightstour.Coordinate{far}); return wantErr(err) }},
 		{"ValidateOrder nil", func() error { return wantErr(knightstour.ValidateOrder(nil)) }},
-		{"ParseCoordinate", func() error { _, err := knightstour.ParseCoordinate("{99999999999999999999,1}", 3, 4); return wantErr(err) }},
+		{"ParseCoordinate", func() error {
+			_, err := knightstour.ParseCoordinate("{99999999999999999999,1}", 3, 4)
+			return wantErr(err)
+		}},
 		{"ParseOrder", func() error { _, err := knightstour.ParseOrder(strings.Repeat("(", 1000)); return wantErr(err) }},
 		{"ParseSweep", func() error { _, err := knightstour.ParseSweep(""); return wantErr(err) }},
 		{"MergeStats none", func() error { _, err := knightstour.MergeStats(); return wantErr(err) }},
-		{"Exists", func() error { knightstour.Exists(-1, math.MaxInt, true); knightstour.StartPossible(-1, 0, far, false); return nil }},
+		{"Exists", func() error {
+			knightstour.Exists(-1, math.MaxInt, true)
+			knightstour.StartPossible(-1, 0, far, false)
+			return nil
+		}},
 		{"Symmetries", func() error {
 			for _, s := range knightstour.Symmetries(-1, 0) {
 				s.Apply(far, -1, 0)
