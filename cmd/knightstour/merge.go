@@ -34,6 +34,39 @@ func (r shardResult) identity() string {
 	return fmt.Sprintf("queens n=%d by %s", r.queens.N, r.queens.Method)
 }
 
+// parseResults reads the results in data, one JSON object a line, from
+// the input called name.
+func parseResults(name string, data []byte) ([]shardResult, error) {
+	var results []shardResult
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var kind struct {
+			Kind string `json:"kind"`
+		}
+		var res shardResult
+		err := json.Unmarshal(line, &kind) // also refuses two objects on a line
+		if err == nil {
+			switch kind.Kind {
+			case "tours":
+				res.tours = new(countResult)
+				err = decodeStrict(line, res.tours)
+			case "queens":
+				res.queens = new(queensResult)
+				err = decodeStrict(line, res.queens)
+			default:
+				err = fmt.Errorf("not a result of count -json or queens -json (kind %q)", kind.Kind)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s, line %d: %w", name, i+1, err)
+		}
+		results = append(results, res)
+	}
+	return results, nil
+}
+
 // maxMergeBytes bounds what merge reads from one file or from stdin: a
 // result is a few hundred bytes, and a count of every length of a long
 // board a number a length.
@@ -93,47 +126,20 @@ do not add up), as well as JSON with repeated, unknown or case-folded keys.
 		return usageError{err, hint}
 	}
 	var results []shardResult
-	add := func(name string, data []byte) error {
-		for i, line := range bytes.Split(data, []byte("\n")) {
-			if len(bytes.TrimSpace(line)) == 0 {
-				continue
-			}
-			var kind struct {
-				Kind string `json:"kind"`
-			}
-			var res shardResult
-			err := json.Unmarshal(line, &kind) // also refuses two objects on a line
-			if err == nil {
-				switch kind.Kind {
-				case "tours":
-					res.tours = new(countResult)
-					err = decodeStrict(line, res.tours)
-				case "queens":
-					res.queens = new(queensResult)
-					err = decodeStrict(line, res.queens)
-				default:
-					err = fmt.Errorf("not a result of count -json or queens -json (kind %q)", kind.Kind)
-				}
-			}
-			if err != nil {
-				return fmt.Errorf("%s, line %d: %w", name, i+1, err)
-			}
-			results = append(results, res)
-		}
-		return nil
-	}
 	inputs := fs.Args()
 	if len(inputs) == 0 {
 		inputs = []string{"-"}
 	}
 	for _, name := range inputs {
 		data, err := readInput(ctx, name, maxMergeBytes)
-		if err == nil {
-			err = add(name, data)
-		}
 		if err != nil {
 			return err
 		}
+		parsed, err := parseResults(name, data)
+		if err != nil {
+			return err
+		}
+		results = append(results, parsed...)
 	}
 	if len(results) == 0 {
 		return usageError{errors.New("no results to merge"), hint}
@@ -163,12 +169,21 @@ do not add up), as well as JSON with repeated, unknown or case-folded keys.
 		}
 		return json.NewEncoder(stdout).Encode(out)
 	}
+	out, err := mergeTours(results)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(out)
+}
+
+// mergeTours adds up the results of the shards of one count of tours.
+func mergeTours(results []shardResult) (*countResult, error) {
 	counts := make([]*countResult, len(results))
 	for i, r := range results {
 		counts[i] = r.tours
 	}
 	if err := checkParts(counts); err != nil {
-		return fmt.Errorf("cannot merge: %w", err)
+		return nil, fmt.Errorf("cannot merge: %w", err)
 	}
 	out := *results[0].tours
 	out.Count, out.Nodes, out.Tasks, out.Workers, out.ElapsedMS, out.Shard, out.Shards = new(big.Int), 0, 0, 0, 0, 0, 1
@@ -200,7 +215,7 @@ do not add up), as well as JSON with repeated, unknown or case-folded keys.
 	if len(out.ByLength) == 0 {
 		out.ByLength = nil
 	}
-	return json.NewEncoder(stdout).Encode(out)
+	return &out, nil
 }
 
 // checkParts reports an error unless counts are the shards of one count,

@@ -69,26 +69,9 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var prof profileFlags
 	prof.register(fs)
 	fs.Usage = func() { fmt.Fprint(stderr, synopsis+"\nflags:\n"); fs.PrintDefaults() }
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				return err
-			}
-			return usageError{err, hint}
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	if len(positional) != 1 {
-		return usageError{fmt.Errorf("want one board size N, got %q", positional), hint}
-	}
-	n, err := strconv.Atoi(positional[0])
-	if err != nil || n < 1 || n > queens.MaxN {
-		return usageError{fmt.Errorf("board size %q: want a whole number from 1 to %d", positional[0], queens.MaxN), hint}
+	n, err := parseQueensN(fs, args, hint)
+	if err != nil {
+		return err
 	}
 	method, err := queens.ParseMethod(*methodName)
 	if err != nil {
@@ -160,17 +143,51 @@ func runQueens(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return out.write(toQueensResult(r))
 	case *asJSON:
 		return json.NewEncoder(stdout).Encode(toQueensResult(r))
-	case *unique:
-		fmt.Fprintf(stdout, "%d queens: %s up to rotation and reflection\n", n, grouped(r.Unique))
 	default:
-		part := ""
-		if shard.set() {
-			part = fmt.Sprintf(" (shard %d of %d)", shard.i, shard.n)
-		}
-		fmt.Fprintf(stdout, "%d queens%s: %s, %s up to rotation and reflection\n", n, part, count(r.Total, "solution", "solutions"), grouped(r.Unique))
-		fmt.Fprintf(stdout, "%s, %s ms\n", count(r.Tasks, "task", "tasks"), millis(r.Elapsed))
+		printQueens(stdout, r, *unique)
 	}
 	return nil
+}
+
+// printQueens writes a count of N-Queens solutions for people.
+func printQueens(stdout io.Writer, r queens.Result, unique bool) {
+	if unique {
+		fmt.Fprintf(stdout, "%d queens: %s up to rotation and reflection\n", r.N, grouped(r.Unique))
+		return
+	}
+	part := ""
+	if r.Shards > 1 {
+		part = fmt.Sprintf(" (shard %d of %d)", r.Shard, r.Shards)
+	}
+	fmt.Fprintf(stdout, "%d queens%s: %s, %s up to rotation and reflection\n", r.N, part, count(r.Total, "solution", "solutions"), grouped(r.Unique))
+	fmt.Fprintf(stdout, "%s, %s ms\n", count(r.Tasks, "task", "tasks"), millis(r.Elapsed))
+}
+
+// parseQueensN reads the flags, before or after the one argument, the
+// board size N.
+func parseQueensN(fs *flag.FlagSet, args []string, hint string) (int, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				return 0, err
+			}
+			return 0, usageError{err, hint}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(positional) != 1 {
+		return 0, usageError{fmt.Errorf("want one board size N, got %q", positional), hint}
+	}
+	n, err := strconv.Atoi(positional[0])
+	if err != nil || n < 1 || n > queens.MaxN {
+		return 0, usageError{fmt.Errorf("board size %q: want a whole number from 1 to %d", positional[0], queens.MaxN), hint}
+	}
+	return n, nil
 }
 
 // queensJob names one shard of one count, so that a rerun of a sharded
