@@ -41,7 +41,7 @@ var published = map[string]string{
 func main() {
 	memory := flag.Int64("memory", 10<<30, "memory limit for each count's states, in bytes")
 	quick := flag.Bool("quick", false, "skip 8x8 closed (about 20 minutes and 18 GB)")
-	runningOnly := flag.Bool("running", false, "print only the section on the counts of hours, running or finished (from scripts/countsmd/running.json)")
+	runningOnly := flag.Bool("running", false, "print only the sections on the counts of hours, running or finished (from scripts/countsmd/running.json), and on Knuth's 8-row tables (from scripts/countsmd/tables.json)")
 	open6 := flag.Int("open6", 30, "longest 6 x n board for the open counts from the corner")
 	free6 := flag.Int("free6", 30, "longest 6 x n board for the open counts with free ends (about twice as slow as from the corner)")
 	flag.Parse()
@@ -52,6 +52,15 @@ func main() {
 			os.Exit(1)
 		}
 		printRunning(os.Stdout, rs)
+		ts, err := loadTables()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "countsmd:", err)
+			os.Exit(1)
+		}
+		if _, failed := printTables(os.Stdout, ts); failed > 0 {
+			fmt.Fprintf(os.Stderr, "countsmd: %d counts differ from Knuth's tables\n", failed)
+			os.Exit(1)
+		}
 		return
 	}
 	w := &writer{memory: *memory, done: map[string]result{}}
@@ -129,6 +138,13 @@ func main() {
 		}
 	}
 	printRunning(os.Stdout, rs)
+	ts, err := loadTables()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "countsmd:", err)
+		os.Exit(1)
+	}
+	checked, failed := printTables(os.Stdout, ts)
+	w.checked, w.failed = w.checked+checked, w.failed+failed
 	if len(w.stopped) > 0 {
 		w.printf("## Where the counter stopped\n\n")
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -48,5 +49,20 @@ func TestHoursTable(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, hoursTable(rs)); diff != "" {
 		t.Errorf("hoursTable (-want +got):\n%s", diff)
+	}
+}
+
+func TestPrintTables(t *testing.T) {
+	var out strings.Builder
+	checked, failed := printTables(&out, []table{
+		{Mode: "closed", Rows: 8, ByLength: []string{"0", "0", "0", "0", "88404", "110976284", "1"}},
+	})
+	if checked != 3 || failed != 1 {
+		t.Errorf("checked %d, failed %d; want 3 and 1 (8x7 is wrong)", checked, failed)
+	}
+	for _, want := range []string{"| 5 | 88,404 | 44,202 | ✓ |", "| 6 | 110,976,284 | 55,488,142 | ✓ |", "| 7 | 1 | 34,524,432,316 | ✗ |"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in\n%s", want, out.String())
+		}
 	}
 }
