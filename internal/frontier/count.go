@@ -186,20 +186,8 @@ type Result struct {
 
 // Count counts the tours that cfg describes.
 func Count(ctx context.Context, cfg Config) (*Result, error) {
-	switch {
-	case cfg.Rows < 1 || cfg.Cols < 1:
-		return nil, fmt.Errorf("frontier: a %dx%d board", cfg.Rows, cfg.Cols)
-	case cfg.Workers < 1 || cfg.MemoryLimit < 1:
-		return nil, fmt.Errorf("frontier: %d workers, %d bytes of memory", cfg.Workers, cfg.MemoryLimit)
-	case cfg.Progress != nil && cfg.Every <= 0:
-		return nil, fmt.Errorf("frontier: progress every %v", cfg.Every)
-	case cfg.Shards < 0 || cfg.Shards > 0 && (cfg.Shard < 0 || cfg.Shard >= cfg.Shards):
-		return nil, fmt.Errorf("frontier: shard %d of %d", cfg.Shard, cfg.Shards)
-	case cfg.Mode == FromStart && (cfg.StartRow < 0 || cfg.StartRow >= cfg.Rows || cfg.StartCol < 0 || cfg.StartCol >= cfg.Cols):
-		return nil, fmt.Errorf("frontier: start {%d,%d} off a %dx%d board", cfg.StartRow, cfg.StartCol, cfg.Rows, cfg.Cols)
-	}
-	if cfg.Sweep < SweepRows || cfg.Sweep > SweepNarrowDown {
-		return nil, fmt.Errorf("frontier: %v", cfg.Sweep)
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
 	f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep)
 	if err != nil {
@@ -210,9 +198,65 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		// end of a path with free ends must have (z-state 1 or 3).
 		f.pack(false)
 	}
-	// One process at a time on a checkpoint or a spill directory: a
-	// second one would truncate and remove the first's layer files, and
-	// a count made of both is wrong without a word.
+	release, err := lockFiles(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	begin := time.Now()
+	r := newCounter(f, cfg)
+	// A cancelled count returns without waiting for the kernel to take its
+	// memory back (memory.unmap).
+	defer context.AfterFunc(ctx, func() { r.mem.lazy.Store(true) })()
+	res := &Result{}
+	var undirected *big.Int
+	switch {
+	case f.n == 1: // one square: a path of no jumps, which no search needs
+		undirected = big.NewInt(1)
+		if cfg.Mode == Closed {
+			undirected.SetInt64(0)
+		}
+	case cfg.Mode == Closed && f.n%2 == 1 && !cfg.AllLengths: // a cycle alternates colours
+		undirected = new(big.Int)
+	default:
+		if undirected, err = r.count(ctx, begin, res); err != nil {
+			return nil, err
+		}
+	}
+	r.finish(res, undirected)
+	return res, nil
+}
+
+// check refuses a Config no count can be made of.
+func (cfg *Config) check() error {
+	switch {
+	case cfg.Rows < 1 || cfg.Cols < 1:
+		return fmt.Errorf("frontier: a %dx%d board", cfg.Rows, cfg.Cols)
+	case cfg.Workers < 1 || cfg.MemoryLimit < 1:
+		return fmt.Errorf("frontier: %d workers, %d bytes of memory", cfg.Workers, cfg.MemoryLimit)
+	case cfg.Progress != nil && cfg.Every <= 0:
+		return fmt.Errorf("frontier: progress every %v", cfg.Every)
+	case cfg.Shards < 0 || cfg.Shards > 0 && (cfg.Shard < 0 || cfg.Shard >= cfg.Shards):
+		return fmt.Errorf("frontier: shard %d of %d", cfg.Shard, cfg.Shards)
+	case cfg.Mode == FromStart && (cfg.StartRow < 0 || cfg.StartRow >= cfg.Rows || cfg.StartCol < 0 || cfg.StartCol >= cfg.Cols):
+		return fmt.Errorf("frontier: start {%d,%d} off a %dx%d board", cfg.StartRow, cfg.StartCol, cfg.Rows, cfg.Cols)
+	case cfg.Sweep < SweepRows || cfg.Sweep > SweepNarrowDown:
+		return fmt.Errorf("frontier: %v", cfg.Sweep)
+	}
+	return nil
+}
+
+// lockFiles takes the locks of the count's checkpoint and spill
+// directory, for one process at a time: a second one would truncate and
+// remove the first's layer files, and a count made of both is wrong
+// without a word. release lets them go.
+func lockFiles(cfg Config) (release func(), err error) {
+	var locks []*filelock.Lock
+	release = func() {
+		for _, l := range locks {
+			l.Release()
+		}
+	}
 	for _, guard := range []struct{ name, lock string }{
 		{cfg.Checkpoint, cfg.Checkpoint + ".lock"},
 		{cfg.SpillDir, filepath.Join(cfg.SpillDir, "knightstour.lock")},
@@ -222,98 +266,100 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		l, err := filelock.Acquire(guard.name, guard.lock)
 		if err != nil {
+			release()
 			return nil, err
 		}
-		defer l.Release()
+		locks = append(locks, l)
 	}
-	mode := cfg.Mode
-	begin := time.Now()
-	r := &counter{f: f, mode: mode, start: -1, cfg: cfg, mem: &memory{limit: cfg.MemoryLimit},
+	return release, nil
+}
+
+// newCounter sets up a count of cfg on the board f.
+func newCounter(f *board, cfg Config) *counter {
+	r := &counter{f: f, mode: cfg.Mode, start: -1, cfg: cfg, mem: &memory{limit: cfg.MemoryLimit},
 		spill: cfg.SpillDir != "" || cfg.Checkpoint != ""}
 	if r.spill {
 		r.disk = newDiskGuard(r.layerPrefix(), cfg.freeBytes)
 	}
-	// A cancelled count returns without waiting for the kernel to take its
-	// memory back (memory.unmap).
-	defer context.AfterFunc(ctx, func() { r.mem.lazy.Store(true) })()
-	if mode == FromStart {
+	if cfg.Mode == FromStart {
 		r.start = f.latest(cfg.StartRow, cfg.StartCol)
 		if cfg.AllLengths || cfg.EarlyStart { // the shorter boards hold the start where it is
 			r.start = f.index(cfg.StartRow, cfg.StartCol)
 		}
 		r.startColour = f.colour(r.start)
 	}
-	res := &Result{}
-	var undirected *big.Int
-	switch {
-	case f.n == 1: // one square: a path of no jumps, which no search needs
-		undirected = big.NewInt(1)
-		if mode == Closed {
-			undirected.SetInt64(0)
-		}
-	case mode == Closed && f.n%2 == 1 && !cfg.AllLengths: // a cycle alternates colours
-		undirected = new(big.Int)
-	default:
-		// A checkpoint is read and checked at once, before the demand
-		// passes (a minute or two on 8 rows): one that cannot be resumed
-		// is refused without delay, and one that can is said to be.
-		if cfg.Checkpoint != "" {
-			m, err := r.readManifest()
-			if err != nil {
-				return nil, err
-			}
-			if m != nil {
-				r.resumeFrom = m.Squares
-			}
-		}
-		stop := func() {}
-		if cfg.Progress != nil {
-			cfg.Progress(r.snapshot(begin))
-			stop = progress.Every(cfg.Every, func() { cfg.Progress(r.snapshot(begin)) })
-		}
-		if !cfg.AllDemands {
-			r.vb, err = r.viability(ctx, packDemand(0, 0, r.firstZ()))
-			defer r.vb.free()
-			// The demand passes leave their sets and buffers as garbage,
-			// more than the filters they keep (8x9: 4 GB), which the
-			// process would hold beside the states the limit counts. A
-			// forced collection costs milliseconds and stops every
-			// goroutine of the process, so a small count, whose garbage
-			// the collector takes in its stride, goes without.
-			if r.vb.bytes() >= bigGarbage {
-				debug.FreeOSMemory()
-			}
-			// The filters stay for the whole count, mapped from the kernel
-			// or, when small, on the heap that watch takes as the
-			// program's: both count against the limit, past it if need
-			// be, as the count cannot go without them (8x9: about 1 GB).
-			// Uncounted, they took 8x10 by narrow-down at -memory 17G to
-			// 18.7 GB resident.
-			r.mem.hold(r.vb.bytes())
-			defer r.mem.release(r.vb.bytes())
-		}
-		r.mem.watch()
-		for r.k = 1; err == nil; r.k *= 2 {
-			undirected, err = r.run(ctx)
-			if errors.Is(err, errOverflow) {
-				err = nil // again with twice the limbs
-				continue
-			}
-			break
-		}
-		stop()
+	return r
+}
+
+// count makes the count, square by square, with the demand filters and
+// the progress reports, and records in res what it took.
+func (r *counter) count(ctx context.Context, begin time.Time, res *Result) (undirected *big.Int, err error) {
+	cfg := r.cfg
+	// A checkpoint is read and checked at once, before the demand passes
+	// (a minute or two on 8 rows): one that cannot be resumed is refused
+	// without delay, and one that can is said to be.
+	if cfg.Checkpoint != "" {
+		m, err := r.readManifest()
 		if err != nil {
 			return nil, err
 		}
-		res.States = r.states
-		res.PeakStates = r.peak
-		res.Resumed = r.resumed
-		res.ShardAt, res.Kept = r.shardAt, r.followed
-		res.Passes = max(r.passes, 1)
-		res.Narrowed = r.narrowed
-		res.PeakBytes = r.mem.peak.Load()
+		if m != nil {
+			r.resumeFrom = m.Squares
+		}
 	}
-	if cfg.AllLengths {
+	stop := func() {}
+	if cfg.Progress != nil {
+		cfg.Progress(r.snapshot(begin))
+		stop = progress.Every(cfg.Every, func() { cfg.Progress(r.snapshot(begin)) })
+	}
+	defer stop()
+	if !cfg.AllDemands {
+		if r.vb, err = r.viability(ctx, packDemand(0, 0, r.firstZ())); err != nil {
+			return nil, err
+		}
+		defer r.vb.free()
+		// The demand passes leave their sets and buffers as garbage, more
+		// than the filters they keep (8x9: 4 GB), which the process would
+		// hold beside the states the limit counts. A forced collection
+		// costs milliseconds and stops every goroutine of the process, so
+		// a small count, whose garbage the collector takes in its stride,
+		// goes without.
+		if r.vb.bytes() >= bigGarbage {
+			debug.FreeOSMemory()
+		}
+		// The filters stay for the whole count, mapped from the kernel or,
+		// when small, on the heap that watch takes as the program's: both
+		// count against the limit, past it if need be, as the count cannot
+		// go without them (8x9: about 1 GB). Uncounted, they took 8x10 by
+		// narrow-down at -memory 17G to 18.7 GB resident.
+		r.mem.hold(r.vb.bytes())
+		defer r.mem.release(r.vb.bytes())
+	}
+	r.mem.watch()
+	for r.k = 1; ; r.k *= 2 {
+		undirected, err = r.run(ctx)
+		if !errors.Is(err, errOverflow) {
+			break
+		} // else again with twice the limbs
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.States = r.states
+	res.PeakStates = r.peak
+	res.Resumed = r.resumed
+	res.ShardAt, res.Kept = r.shardAt, r.followed
+	res.Passes = max(r.passes, 1)
+	res.Narrowed = r.narrowed
+	res.PeakBytes = r.mem.peak.Load()
+	return undirected, nil
+}
+
+// finish writes into res the count, undirected, as the caller counts
+// tours, and the counts of every length.
+func (r *counter) finish(res *Result, undirected *big.Int) {
+	f, mode := r.f, r.mode
+	if r.cfg.AllLengths {
 		res.ByLength = make([]*big.Int, f.l)
 		for i := range f.l - 1 {
 			res.ByLength[i] = new(big.Int)
@@ -331,10 +377,9 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	if mode == Closed || (mode == FreeEnds && f.n > 1) {
 		res.Tours.Lsh(res.Tours, 1)
 	}
-	if cfg.AllLengths {
+	if r.cfg.AllLengths {
 		res.ByLength[f.l-1] = res.Tours
 	}
-	return res, nil
 }
 
 // The last checkpoint may grow checkpointCost times as old as it took to
