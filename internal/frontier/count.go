@@ -500,52 +500,9 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	total := make([]uint64, k)
 	v0 := 0
 	if r.cfg.Checkpoint != "" {
-		r.removeStaleRuns()
-		m, l, err := r.loadCheckpoint()
-		switch {
-		case err != nil:
+		var err error
+		if cur, v0, err = r.resume(cur, total); err != nil {
 			return nil, err
-		case m != nil && m.Limbs > k:
-			l.free(r.arena)
-			m.Step.close()
-			return nil, errOverflow // again with wider counts, which the checkpoint has
-		case m != nil:
-			var dropped []*layerFile
-			if m.Limbs < k {
-				// The counts overflowed their limbs after the checkpoint:
-				// the count goes on from it with wider ones. Its layer is
-				// read widened (readPiece); the passes of a step it holds
-				// are made again, their files being of narrow states, and
-				// those files go with the next checkpoint. Result.Resumed
-				// stays what the count was first resumed from, if it was.
-				for i, c := range m.ByLength {
-					if c != nil {
-						m.ByLength[i] = append(c, make([]uint64, k-len(c))...)
-					}
-				}
-				if m.Step != nil {
-					m.Step.close()
-					dropped, m.Step = m.Step.files, nil
-				}
-			}
-			cur.free(r.arena)
-			cur, v0, r.kept = l, m.Squares, append(l.files, dropped...)
-			r.states = append(r.states, m.States...)
-			r.peak = slices.Max(r.states)
-			r.shardAt, r.followed = m.ShardAt, m.Kept
-			r.mergeHigh = max(r.mergeHigh, m.MergeHigh)
-			r.planScale = scale(m.PlanScale)
-			copy(total, m.Total)
-			copy(r.byLength, m.ByLength)
-			r.done.Store(int64(v0))
-			r.last.Store(int64(cur.n))
-			if m.Limbs == k {
-				r.resumed = v0 // not the count's own going on after an overflow
-			}
-			r.part = m.Step
-			if m.Step != nil {
-				r.kept = append(r.kept, m.Step.files...)
-			}
 		}
 	}
 	for v := v0; v < f.n; v++ {
@@ -594,6 +551,64 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 		r.removeCheckpoint()
 	}
 	return limbsToBig(total), nil
+}
+
+// resume goes on from the checkpoint, if there is one: it returns the
+// layer to go on from, in place of cur, and the squares done, with total
+// and the counter's record of the squares so far as the checkpoint has
+// them; cur and 0 where there is no checkpoint.
+func (r *counter) resume(cur *layer, total []uint64) (*layer, int, error) {
+	k := r.k
+	r.removeStaleRuns()
+	m, l, err := r.loadCheckpoint()
+	switch {
+	case err != nil:
+		return nil, 0, err
+	case m != nil && m.Limbs > k:
+		l.free(r.arena)
+		m.Step.close()
+		return nil, 0, errOverflow // again with wider counts, which the checkpoint has
+	case m != nil:
+		var dropped []*layerFile
+		if m.Limbs < k {
+			// The counts overflowed their limbs after the checkpoint:
+			// the count goes on from it with wider ones. Its layer is
+			// read widened (readPiece); the passes of a step it holds
+			// are made again, their files being of narrow states, and
+			// those files go with the next checkpoint. Result.Resumed
+			// stays what the count was first resumed from, if it was.
+			for i, c := range m.ByLength {
+				if c != nil {
+					m.ByLength[i] = append(c, make([]uint64, k-len(c))...)
+				}
+			}
+			if m.Step != nil {
+				m.Step.close()
+				dropped, m.Step = m.Step.files, nil
+			}
+		}
+		cur.free(r.arena)
+		cur, r.kept = l, append(l.files, dropped...)
+		v0 := m.Squares
+		r.states = append(r.states, m.States...)
+		r.peak = slices.Max(r.states)
+		r.shardAt, r.followed = m.ShardAt, m.Kept
+		r.mergeHigh = max(r.mergeHigh, m.MergeHigh)
+		r.planScale = scale(m.PlanScale)
+		copy(total, m.Total)
+		copy(r.byLength, m.ByLength)
+		r.done.Store(int64(v0))
+		r.last.Store(int64(cur.n))
+		if m.Limbs == k {
+			r.resumed = v0 // not the count's own going on after an overflow
+		}
+		r.part = m.Step
+		if m.Step != nil {
+			r.kept = append(r.kept, m.Step.files...)
+		}
+		return cur, v0, nil
+	}
+	return cur, 0, nil
 }
 
 func (r *counter) memoryError(v, size int) error {

@@ -171,30 +171,8 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 			s.out.free(r.arena)
 		}
 	}()
-	s.ws = make([]*worker, workers)
-	s.scratch = make([][]uint64, workers)
-	for i := range s.ws {
-		w := r.newWorker(v, shard)
-		if r.spill {
-			w.in = make([]uint64, chunkStates*stride)
-			if !s.final {
-				after := 0
-				if part != nil {
-					after = part.Passes
-				}
-				order := keyOrder{} // a buffered step's groups are by hash
-				if lean {
-					order.m = &r.f.mixer // a lean step's, by mix
-				}
-				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, r.compactLayer(s.newStates()), order, r.disk)
-				if err != nil {
-					return nil, err
-				}
-				s.files = append(s.files, lf)
-				s.out.files = append(s.out.files, lf)
-			}
-		}
-		s.ws[i] = w
+	if err := s.makeWorkers(workers, shard, lean, part); err != nil {
+		return nil, err
 	}
 	if part != nil {
 		s.out.files = slices.Concat(part.files, s.out.files)
@@ -213,19 +191,60 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if err != nil {
 		return nil, err
 	}
-	// Only now, when nothing in the step can fail, add the tours it found
-	// to the count's and record where the shards parted: a checkpoint
-	// written when a step fails holds the count before it.
+	if err := s.commit(shard); err != nil {
+		return nil, err
+	}
+	return s.out, nil
+}
+
+// makeWorkers gives the step its workers and, with the layers on disk,
+// each its file of the next layer (a part of a step resumed from a
+// checkpoint has made some already).
+func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) error {
+	r, v, stride := s.r, s.v, s.r.k+1
+	s.ws = make([]*worker, workers)
+	s.scratch = make([][]uint64, workers)
+	for i := range s.ws {
+		w := r.newWorker(v, shard)
+		if r.spill {
+			w.in = make([]uint64, chunkStates*stride)
+			if !s.final {
+				after := 0
+				if part != nil {
+					after = part.Passes
+				}
+				order := keyOrder{} // a buffered step's groups are by hash
+				if lean {
+					order.m = &r.f.mixer // a lean step's, by mix
+				}
+				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, r.compactLayer(s.newStates()), order, r.disk)
+				if err != nil {
+					return err
+				}
+				s.files = append(s.files, lf)
+				s.out.files = append(s.out.files, lf)
+			}
+		}
+		s.ws[i] = w
+	}
+	return nil
+}
+
+// commit, once nothing in the step can fail, adds the tours it found to
+// the count's and records where the shards parted: a checkpoint written
+// when a step fails holds the count before it.
+func (s *stepper) commit(shard bool) error {
+	r, v := s.r, s.v
 	for _, w := range s.ws {
-		if addLimbs(total, w.total) {
-			return nil, errOverflow
+		if addLimbs(s.total, w.total) {
+			return errOverflow
 		}
 		if w.cut != nil {
 			if r.byLength[v/r.f.w] == nil {
-				r.byLength[v/r.f.w] = make([]uint64, k)
+				r.byLength[v/r.f.w] = make([]uint64, r.k)
 			}
 			if addLimbs(r.byLength[v/r.f.w], w.cut) {
-				return nil, errOverflow
+				return errOverflow
 			}
 		}
 	}
@@ -236,7 +255,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	r.part = nil
 	s.out.n = int(s.states.Load())
 	s.out.parts = s.out.parts.moved(r.f, v)
-	return s.out, nil
+	return nil
 }
 
 // expand runs the expansion phase: every worker expands the pieces of
