@@ -165,23 +165,40 @@ func newBoard(rows, cols int, sweep Sweep) (*board, error) {
 	for i, r := range f.rows {
 		f.rank[r] = i
 	}
-	nb := func(v int) []int { // neighbours of square v in this numbering
-		c, r := v/w, f.rows[v%w]
-		var out []int
-		for _, d := range [8][2]int{{1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}} {
-			if cc, rr := c+d[0], r+d[1]; cc >= 0 && cc < l && rr >= 0 && rr < w {
-				out = append(out, cc*w+f.rank[rr])
-			}
-		}
-		return out
-	}
 	last := make([]int, f.n) // the last square to be added among u and its neighbours
 	for u := range f.n {
 		last[u] = u
-		for _, t := range nb(u) {
+		for _, t := range f.neighbours(u) {
 			last[u] = max(last[u], t)
 		}
 	}
+	win := f.windows(sweep, last)
+	f.pow11 = 1
+	for range f.slots {
+		f.pow11 *= 11
+	}
+	f.pack(4*f.slots <= 64)
+	f.makeSteps(win, last)
+	return f, nil
+}
+
+// neighbours returns the squares a jump from square v, in the board's
+// numbering.
+func (f *board) neighbours(v int) []int {
+	w, c, r := f.w, v/f.w, f.rows[v%f.w]
+	var out []int
+	for _, d := range [8][2]int{{1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}} {
+		if cc, rr := c+d[0], r+d[1]; cc >= 0 && cc < f.l && rr >= 0 && rr < w {
+			out = append(out, cc*w+f.rank[rr])
+		}
+	}
+	return out
+}
+
+// windows returns, for each square v, the window before it: its squares,
+// -1 where empty; and sets the slots of a window. last[u] is the last
+// square to be added among u and its neighbours.
+func (f *board) windows(sweep Sweep, last []int) [][]int {
 	// win[v] is the window before square v: its squares, -1 where empty.
 	win := make([][]int, f.n+1)
 	if sweep == SweepRows {
@@ -211,16 +228,18 @@ func newBoard(rows, cols int, sweep Sweep) (*board, error) {
 			win[v] = append(slices.Repeat([]int{-1}, f.slots-len(fr)), fr...)
 		}
 	}
-	f.pow11 = 1
-	for range f.slots {
-		f.pow11 *= 11
-	}
-	f.pack(4*f.slots <= 64)
+	return win
+}
+
+// makeSteps fills the steps of the board from its windows: where each
+// square of a window goes in the next, and what the square added finds.
+func (f *board) makeSteps(win [][]int, last []int) {
+	w := f.w
 	f.steps = make([]step, f.n)
 	for v := range f.n {
 		st := &f.steps[v]
 		at := append(slices.Clone(win[v]), v) // the square at each position
-		for _, t := range nb(v) {
+		for _, t := range f.neighbours(v) {
 			if t < v {
 				st.back[st.nback] = int8(slices.Index(at, t))
 				st.nback++
@@ -235,7 +254,7 @@ func newBoard(rows, cols int, sweep Sweep) (*board, error) {
 				st.black |= 1 << p
 			}
 			later := 0
-			for _, t := range nb(u) {
+			for _, t := range f.neighbours(u) {
 				if t > v {
 					later++
 				}
@@ -264,7 +283,6 @@ func newBoard(rows, cols int, sweep Sweep) (*board, error) {
 			st.from[i] = int8(bits.TrailingZeros32(st.drop))
 		}
 	}
-	return f, nil
 }
 
 // sweepRows returns the order in which sweep adds the rows of a column w

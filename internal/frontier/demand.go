@@ -174,17 +174,28 @@ func endsBoard(d uint64) bool {
 // those that occur, then backward to keep those that can be finished.
 // Where no tour exists at all, no demand after the first square is
 // viable, and the count drops every state.
-func (r *counter) viability(ctx context.Context, first uint64) (_ *viability, err error) {
-	f, workers := r.f, r.cfg.Workers
-	occur := make([]demandList, f.n) // occur[v]: the demands after square v
+func (r *counter) viability(ctx context.Context, first uint64) (*viability, error) {
+	occur := make([]demandList, r.f.n) // occur[v]: the demands after square v
 	defer func() {
 		for i := range occur {
 			occur[i].free()
 		}
 	}()
-	seen := newKeySet(0)
-	var made, kept chunkBufs
+	gather, err := r.demandsForward(ctx, first, occur)
+	if err != nil {
+		return nil, err
+	}
+	return r.demandsBackward(ctx, occur, gather)
+}
+
+// demandsForward finds, square by square from the first, the demands the
+// squares added so far can leave (occur[v] after square v). It returns its
+// buffer, for the backward pass to reuse.
+func (r *counter) demandsForward(ctx context.Context, first uint64, occur []demandList) ([]uint64, error) {
+	f, workers := r.f, r.cfg.Workers
+	var made chunkBufs
 	var gather []uint64 // a square's demands, before they are kept at their size
+	seen := newKeySet(0)
 	cur := []uint64{first}
 	for v := range f.n - 1 {
 		notEnd := r.notEnd(&f.steps[v])
@@ -220,6 +231,15 @@ func (r *counter) viability(ctx context.Context, first uint64) (_ *viability, er
 		cur = occur[v].ds
 		r.demanded.Add(1)
 	}
+	return gather, nil
+}
+
+// demandsBackward keeps, square by square from the last, the demands after
+// each square from which the rest of the board can still be finished: the
+// filters the count drops states by.
+func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gather []uint64) (_ *viability, err error) {
+	f, workers := r.f, r.cfg.Workers
+	var kept chunkBufs
 	// The backward pass looks up exact sets: a filter's false positives
 	// would make more demands viable at each step back.
 	vb := &viability{after: make([]*filter, f.n)}
