@@ -83,49 +83,9 @@ func Count(ctx context.Context, n int, opts ...Option) (Result, error) {
 
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
-	var newCounter func() counter
-	var finish func(counters []counter) error
-	switch res.Method {
-	case Classic:
-		all := tasks(n)
-		res.AllTasks = len(all)
-		newCounter = func() counter { return &classic{s: newSearch(n, &stop), tasks: all} }
-		finish = func(counters []counter) error {
-			for _, c := range counters {
-				if c, ok := c.(*classic); ok {
-					res.C2 += c.s.c2
-					res.C4 += c.s.c4
-					res.C8 += c.s.c8
-				}
-			}
-			res.Total = 2*res.C2 + 4*res.C4 + 8*res.C8
-			res.Unique = res.C2 + res.C4 + res.C8
-			res.QuarterTurn, res.HalfTurn = 2*res.C2, 2*res.C2+4*res.C4
-			return nil
-		}
-	default:
-		weights, units := frames(ctx, n)
-		if err := ctx.Err(); err != nil {
-			return Result{}, err
-		}
-		// The last task counts the solutions the turns leave unchanged.
-		res.AllTasks = len(units) + 1
-		newCounter = func() counter {
-			return &framer{n: n, weights: weights, units: units, fill: newFiller(n, &stop)}
-		}
-		finish = func(counters []counter) error {
-			for _, c := range counters {
-				if c, ok := c.(*framer); ok {
-					res.Total += c.total
-					res.QuarterTurn += c.quarter
-					res.HalfTurn += c.half
-				}
-			}
-			if cfg.shards == 1 {
-				return res.setClasses()
-			}
-			return nil
-		}
+	newCounter, finish, err := res.counters(ctx, &stop, cfg.shards == 1)
+	if err != nil {
+		return Result{}, err
 	}
 	if cfg.shards > res.AllTasks {
 		return Result{}, fmt.Errorf("%w: shard %d/%d: n=%d splits into at most %d shards", ErrBadOption, cfg.shard, cfg.shards, n, res.AllTasks)
@@ -171,6 +131,57 @@ func Count(ctx context.Context, n int, opts ...Option) (Result, error) {
 		return Result{}, fmt.Errorf("queens: n=%d: the count contradicts itself: %v", n, err)
 	}
 	return res, nil
+}
+
+// counters returns, for the count of res.N by res.Method, how to make a
+// worker's counter and how to add up the counters into res when the work
+// is done (with the classes of symmetry where whole); it sets
+// res.AllTasks.
+func (res *Result) counters(ctx context.Context, stop *atomic.Bool, whole bool) (newCounter func() counter, finish func([]counter) error, err error) {
+	n := res.N
+	switch res.Method {
+	case Classic:
+		all := tasks(n)
+		res.AllTasks = len(all)
+		newCounter = func() counter { return &classic{s: newSearch(n, stop), tasks: all} }
+		finish = func(counters []counter) error {
+			for _, c := range counters {
+				if c, ok := c.(*classic); ok {
+					res.C2 += c.s.c2
+					res.C4 += c.s.c4
+					res.C8 += c.s.c8
+				}
+			}
+			res.Total = 2*res.C2 + 4*res.C4 + 8*res.C8
+			res.Unique = res.C2 + res.C4 + res.C8
+			res.QuarterTurn, res.HalfTurn = 2*res.C2, 2*res.C2+4*res.C4
+			return nil
+		}
+	default:
+		weights, units := frames(ctx, n)
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		// The last task counts the solutions the turns leave unchanged.
+		res.AllTasks = len(units) + 1
+		newCounter = func() counter {
+			return &framer{n: n, weights: weights, units: units, fill: newFiller(n, stop)}
+		}
+		finish = func(counters []counter) error {
+			for _, c := range counters {
+				if c, ok := c.(*framer); ok {
+					res.Total += c.total
+					res.QuarterTurn += c.quarter
+					res.HalfTurn += c.half
+				}
+			}
+			if whole {
+				return res.setClasses()
+			}
+			return nil
+		}
+	}
+	return newCounter, finish, nil
 }
 
 // setClasses sets r's classes and unique count from its total and its
