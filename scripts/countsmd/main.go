@@ -79,6 +79,48 @@ func main() {
 		fmt.Fprintln(os.Stderr, "countsmd:", err)
 		os.Exit(1)
 	}
+	w.figure2(rs)
+	for _, row := range []struct {
+		rows, max int
+		modes     []string
+	}{
+		{3, 30, []string{"corner", "free", "closed"}},
+		{4, 30, []string{"corner", "free", "closed"}},
+		{5, 30, []string{"corner", "free", "closed"}},
+		{6, 30, []string{"closed"}},
+		{6, *open6, []string{"corner"}},
+		{6, *free6, []string{"free"}},
+	} {
+		for _, mode := range row.modes {
+			w.row(row.rows, row.max, mode)
+		}
+	}
+
+	w.largest(*quick)
+	printRunning(os.Stdout, rs)
+	ts, err := loadTables()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "countsmd:", err)
+		os.Exit(1)
+	}
+	checked, failed := printTables(os.Stdout, ts)
+	w.checked, w.failed = w.checked+checked, w.failed+failed
+	if len(w.stopped) > 0 {
+		w.printf("## Where the counter stopped\n\n")
+	}
+	for _, s := range w.stopped {
+		w.printf("%s\n\n", s)
+	}
+	w.printf("Published values checked: %d, all equal.\n", w.checked)
+	if w.failed > 0 {
+		fmt.Fprintf(os.Stderr, "countsmd: %d counts differ from published values\n", w.failed)
+		os.Exit(1)
+	}
+}
+
+// figure2 writes Figure 2 extended, from the corner up to 10 x 10, with
+// the cells of 8 rows and more from the counts of hours rs.
+func (w *writer) figure2(rs []running) {
 	var cells []string
 	grid := map[[2]int]string{}
 	for r := 3; r <= 10; r++ {
@@ -105,22 +147,11 @@ func main() {
 	}
 	w.printf("\nCells on 8 rows are not in this table: they take hours and their states go to disk (`-checkpoint FILE` or `-spill DIR`), so this script does not run them. Figure 2 shows those that two computations whose states differ have found (marked ‡; see \"Counts of hours\", which holds every such count, from scripts/countsmd/running.json), and \"running\" for those under way or found once. 8x8 closed keeps up to 100 million states by the narrow sweep, the default on 8 rows (see below; 230 million by `-sweep rows`), and open tours from a corner keep up to 8.5 times as many by the rows sweep (1.96 billion after square 45 of 8x8, against 230 million for closed tours after square 44; see \"Counts of hours\").\n\n")
 
-	for _, row := range []struct {
-		rows, max int
-		modes     []string
-	}{
-		{3, 30, []string{"corner", "free", "closed"}},
-		{4, 30, []string{"corner", "free", "closed"}},
-		{5, 30, []string{"corner", "free", "closed"}},
-		{6, 30, []string{"closed"}},
-		{6, *open6, []string{"corner"}},
-		{6, *free6, []string{"free"}},
-	} {
-		for _, mode := range row.modes {
-			w.row(row.rows, row.max, mode)
-		}
-	}
+}
 
+// largest writes the largest counts this script makes, with their states
+// after each square; quick leaves out 8x8 closed.
+func (w *writer) largest(quick bool) {
 	w.printf("## 7 and 8 rows\n\n")
 	w.printf("The largest counts, with the states after each square, to plan the next step.\n\n")
 	big := []struct {
@@ -128,7 +159,7 @@ func main() {
 		mode       string
 	}{{7, 7, "corner"}, {7, 7, "free"}, {8, 8, "closed"}}
 	for _, b := range big {
-		if b.rows == 8 && *quick {
+		if b.rows == 8 && quick {
 			continue
 		}
 		res := w.count(b.rows, b.cols, b.mode)
@@ -136,25 +167,6 @@ func main() {
 		if res.states != nil {
 			w.printf("  States after each square: %v\n\n", res.states)
 		}
-	}
-	printRunning(os.Stdout, rs)
-	ts, err := loadTables()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "countsmd:", err)
-		os.Exit(1)
-	}
-	checked, failed := printTables(os.Stdout, ts)
-	w.checked, w.failed = w.checked+checked, w.failed+failed
-	if len(w.stopped) > 0 {
-		w.printf("## Where the counter stopped\n\n")
-	}
-	for _, s := range w.stopped {
-		w.printf("%s\n\n", s)
-	}
-	w.printf("Published values checked: %d, all equal.\n", w.checked)
-	if w.failed > 0 {
-		fmt.Fprintf(os.Stderr, "countsmd: %d counts differ from published values\n", w.failed)
-		os.Exit(1)
 	}
 }
 
