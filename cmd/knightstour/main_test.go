@@ -109,7 +109,7 @@ func TestCountMethods(t *testing.T) {
 		{[]string{"-free", "3x12"}, "", "enum"},
 		{[]string{"-free", "3x13"}, "", "dp"},
 		{[]string{"-closed", "6x6"}, "19724", "enum"},
-		{[]string{"5x8"}, "3742739", "dp"},
+		{[]string{"4x10"}, "247833", "dp"},
 		{[]string{"-closed", "3x12"}, "352", "enum"},
 		{[]string{"-closed", "3x14"}, "", "dp"},
 	} {

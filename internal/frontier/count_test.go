@@ -69,6 +69,7 @@ func TestModeString(t *testing.T) {
 // states of layers kept in memory, in both steps, and leave no file
 // behind.
 func TestCountSpill(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
 	for _, cfg := range []Config{
 		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5},
 		{Rows: 5, Cols: 8, Mode: FreeEnds},
@@ -103,6 +104,7 @@ func TestCountSpill(t *testing.T) {
 // leaves most shards nothing; 1 and 4 too, and three boards more, with
 // -tags exhaustive).
 func TestCountShards(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
 	shards := []int{3, 100000}
 	if exhaustive {
 		shards = append(shards, 1, 4)

@@ -56,7 +56,7 @@ func readManifest(t *testing.T, ckpt string) *manifest {
 // behind; the stop is made to leave the files of the passes done longer
 // than the checkpoint says, as a stop in the middle of a pass does.
 //
-// Five of the cases are for -tags exhaustive.
+// Six of the cases are for -tags exhaustive.
 func TestCheckpointBetweenPasses(t *testing.T) {
 	type stopped struct {
 		cfg     Config
@@ -65,15 +65,15 @@ func TestCheckpointBetweenPasses(t *testing.T) {
 	}
 	counts := []stopped{
 		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, Lean: true, passPart: 0.4}, 14, 1, 0}, // at the end of a column
-		// Buffered passes, one of a class split into ranges of groups:
-		// the passes left must be buffered too.
-		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 0.05}, 21, 3, 0},
 		// Planned as one pass that the limit cannot hold: the pass
 		// narrows, and the groups it gave up are the passes left.
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 1.5}, 25, 1, 3 << 20},
 	}
 	if exhaustive {
 		counts = append(counts,
+			// Buffered passes, one of a class split into ranges of groups:
+			// the passes left must be buffered too.
+			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 0.05}, 21, 3, 0},
 			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, passPart: 0.3, compact: true}, 22, 2, 0},
 			stopped{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, Lean: true, passPart: 0.3}, 25, 1, 0},
 			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, passPart: 0.3, compact: true}, 22, 2, 0},
@@ -142,6 +142,7 @@ func TestCheckpointBetweenPasses(t *testing.T) {
 // ErrCheckpoint, and that so is one whose record of the passes left was
 // forged (with its checksum made good again).
 func TestStepPartRefused(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
 	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.3}
 	partFile := func(t *testing.T, ckpt string) string {
 		m := readManifest(t, ckpt)
@@ -367,6 +368,7 @@ func TestCheckpointEveryPass(t *testing.T) {
 // (written once, compact), and the second pass's states are in files of
 // their own.
 func TestResumedPassesWriteFilesOfTheirOwn(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
 	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.3, compact: true}
 	cfg.Checkpoint = filepath.Join(t.TempDir(), "c")
 	first := stoppedBetweenPasses(t, cfg, 21, 1)
