@@ -248,7 +248,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, err
 	res.States, res.PeakStates, res.PeakBytes, res.Limbs = out.States, out.PeakStates, out.PeakBytes, out.Limbs
 	res.Passes, res.Narrowed = out.Passes, out.Narrowed
 	if out.ShardAt >= 0 {
-		res.PartedAt, res.Followed = out.ShardAt, out.Kept
+		res.PartedAt, res.Followed = out.ShardAt, out.Followed
 	}
 	res.Resumed, res.Shard, res.Shards = out.Resumed, cfg.shard, max(1, cfg.shards)
 	res.Elapsed = time.Since(begin)

@@ -85,7 +85,7 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 		}
 	}
 	m := manifest{Format: checkpointFormat, Job: r.job(), Limbs: r.k, Stride: stride, Squares: v + 1,
-		States: r.states[:v+1], ShardAt: r.shardAt, Kept: r.followed, Total: total, ByLength: r.byLength, Step: part,
+		States: r.states[:v+1], ShardAt: r.shardAt, Followed: r.followed, Total: total, ByLength: r.byLength, Step: part,
 		Parts: cur.parts.record(cur.groups), MergeHigh: r.mergeHigh, PlanScale: float64(r.planScale)}
 	var err error
 	if m.Files, m.records, err = recordLayer(cur.files, func() []group { return cur.groups }); err != nil {
@@ -110,21 +110,21 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 		d.Close()
 	}
 	// The new checkpoint holds: the files of the last one can go.
-	for _, lf := range r.kept {
+	for _, lf := range r.checkpointed {
 		if !cur.owns(lf) && !part.owns(lf) {
-			lf.kept = false
+			lf.checkpointed = false
 			os.Remove(lf.f.Name())
 		}
 	}
-	r.kept = r.kept[:0]
+	r.checkpointed = r.checkpointed[:0]
 	for _, lf := range cur.files {
-		lf.kept = true
-		r.kept = append(r.kept, lf)
+		lf.checkpointed = true
+		r.checkpointed = append(r.checkpointed, lf)
 	}
 	if part != nil {
 		for _, lf := range part.files {
-			lf.kept = true
-			r.kept = append(r.kept, lf)
+			lf.checkpointed = true
+			r.checkpointed = append(r.checkpointed, lf)
 		}
 	}
 	// What writing the manifest left is garbage now: given back at once,
@@ -196,8 +196,8 @@ func (r *counter) readManifest() (*manifest, error) {
 		return nil, bad("totals of the wrong size")
 	case m.ShardAt < -1 || m.ShardAt >= m.Squares || m.ShardAt == 0:
 		return nil, bad("shards parted at square %d", m.ShardAt)
-	case m.Kept < 0 || m.ShardAt > 0 && m.Kept > m.States[m.ShardAt-1] || m.ShardAt < 0 && m.Kept != 0:
-		return nil, bad("the shard followed %d states", m.Kept)
+	case m.Followed < 0 || m.ShardAt > 0 && m.Followed > m.States[m.ShardAt-1] || m.ShardAt < 0 && m.Followed != 0:
+		return nil, bad("the shard followed %d states", m.Followed)
 	case !(m.PlanScale >= 0 && m.PlanScale <= maxScale) || m.MergeHigh < 0:
 		return nil, bad("a plan scale of %v, merge buffers of %d bytes", m.PlanScale, m.MergeHigh)
 	}
@@ -282,7 +282,7 @@ func (r *counter) openLayer(sums []fileSum, recs [][4]int64, kinds []uint64, str
 			return files, nil, err
 		}
 		h := crc32.New(castagnoli)
-		lf := &layerFile{f: f, name: fs.Name, size: fs.Size, crc: h, kept: true, stride: stride}
+		lf := &layerFile{f: f, name: fs.Name, size: fs.Size, crc: h, checkpointed: true, stride: stride}
 		switch fs.Order {
 		case "", "hash": // format /2 (or raw)
 		case "mix":
@@ -360,8 +360,8 @@ func (r *counter) openPart(m *manifest, raw bool) error {
 		return fmt.Errorf("a step in passes (done: %d, left: %d, class positions: %d)", p.Passes, len(p.Left), len(p.Positions))
 	case len(p.Total) != m.Limbs || p.Cut != nil && len(p.Cut) != m.Limbs:
 		return errors.New("a step's totals of the wrong size")
-	case p.Kept < 0 || p.Kept > int64(m.States[m.Squares-1]) || p.States < 0:
-		return fmt.Errorf("a step that kept %d states and made %d", p.Kept, p.States)
+	case p.Followed < 0 || p.Followed > int64(m.States[m.Squares-1]) || p.States < 0:
+		return fmt.Errorf("a step that followed %d states and made %d", p.Followed, p.States)
 	}
 	if !r.f.classPositions(p.Square, p.Positions) {
 		return fmt.Errorf("classes told by window positions %v", p.Positions)
@@ -396,11 +396,11 @@ func (r *counter) openPart(m *manifest, raw bool) error {
 // removeCheckpoint removes the checkpoint and the files it names, once
 // the count is done.
 func (r *counter) removeCheckpoint() {
-	for _, lf := range r.kept {
-		lf.kept = false
+	for _, lf := range r.checkpointed {
+		lf.checkpointed = false
 		os.Remove(lf.f.Name())
 	}
-	r.kept = nil
+	r.checkpointed = nil
 	os.Remove(r.cfg.Checkpoint)
 }
 

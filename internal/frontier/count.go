@@ -178,10 +178,10 @@ type Result struct {
 	// layer. Many of them say the passes are planned too large.
 	Narrowed int
 	// ShardAt is, for a shard, the number of squares added before the
-	// shards parted; -1 for a whole count. Kept is how many of the
-	// States[ShardAt-1] states there the shard followed: the Kept of all
+	// shards parted; -1 for a whole count. Followed is how many of the
+	// States[ShardAt-1] states there the shard followed: the Followed of all
 	// the shards add up to those states.
-	ShardAt, Kept int
+	ShardAt, Followed int
 }
 
 // Count counts the tours that cfg describes.
@@ -348,7 +348,7 @@ func (r *counter) count(ctx context.Context, begin time.Time, res *Result) (undi
 	res.States = r.states
 	res.PeakStates = r.peak
 	res.Resumed = r.resumed
-	res.ShardAt, res.Kept = r.shardAt, r.followed
+	res.ShardAt, res.Followed = r.shardAt, r.followed
 	res.Passes = max(r.passes, 1)
 	res.Narrowed = r.narrowed
 	res.PeakBytes = r.mem.peak.Load()
@@ -423,16 +423,16 @@ type counter struct {
 	// counting states with other demands are dropped.
 	vb *viability
 
-	states   []int
-	peak     int
-	shardAt  int          // the step where the shards parted, or -1
-	followed int          // the states this shard followed there
-	spill    bool         // layers go to disk
-	disk     *diskGuard   // with spill: keeps the disk from filling
-	resumed  int          // squares done in the checkpoint resumed from
-	passes   int          // the most passes a step took
-	narrowed int          // the passes that narrowed
-	kept     []*layerFile // the files of the last checkpoint
+	states       []int
+	peak         int
+	shardAt      int          // the step where the shards parted, or -1
+	followed     int          // the states this shard followed there
+	spill        bool         // layers go to disk
+	disk         *diskGuard   // with spill: keeps the disk from filling
+	resumed      int          // squares done in the checkpoint resumed from
+	passes       int          // the most passes a step took
+	narrowed     int          // the passes that narrowed
+	checkpointed []*layerFile // the files of the last checkpoint
 	// part is the passes done of the step under way, as the last
 	// checkpoint has them, or as the checkpoint resumed from had them.
 	part     *stepPart
@@ -588,11 +588,11 @@ func (r *counter) resume(cur *layer, total []uint64) (*layer, int, error) {
 			}
 		}
 		cur.free(r.arena)
-		cur, r.kept = l, append(l.files, dropped...)
+		cur, r.checkpointed = l, append(l.files, dropped...)
 		v0 := m.Squares
 		r.states = append(r.states, m.States...)
 		r.peak = slices.Max(r.states)
-		r.shardAt, r.followed = m.ShardAt, m.Kept
+		r.shardAt, r.followed = m.ShardAt, m.Followed
 		r.mergeHigh = max(r.mergeHigh, m.MergeHigh)
 		r.planScale = scale(m.PlanScale)
 		copy(total, m.Total)
@@ -604,7 +604,7 @@ func (r *counter) resume(cur *layer, total []uint64) (*layer, int, error) {
 		}
 		r.part = m.Step
 		if m.Step != nil {
-			r.kept = append(r.kept, m.Step.files...)
+			r.checkpointed = append(r.checkpointed, m.Step.files...)
 		}
 		return cur, v0, nil
 	}

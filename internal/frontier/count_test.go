@@ -136,7 +136,7 @@ func TestCountShards(t *testing.T) {
 					t.Fatal(err)
 				}
 				sum.Add(sum, part.Tours)
-				kept, at = kept+part.Kept, part.ShardAt
+				kept, at = kept+part.Followed, part.ShardAt
 				if n > 1 && (part.ShardAt < 1 || part.States[part.ShardAt-1] != whole.States[part.ShardAt-1]) {
 					t.Fatalf("%dx%d %v shard %d/%d parted at %d", cfg.Rows, cfg.Cols, cfg.Mode, i, n, part.ShardAt)
 				}

@@ -21,12 +21,12 @@ import (
 
 // A layerFile is one worker's file of one layer.
 type layerFile struct {
-	f     *os.File
-	name  string // base name, in the spill directory
-	size  int64
-	crc   hash.Hash32 // of everything written, for checkpoints
-	kept  bool        // a checkpoint names it: not removed with its layer
-	guard *diskGuard
+	f            *os.File
+	name         string // base name, in the spill directory
+	size         int64
+	crc          hash.Hash32 // of everything written, for checkpoints
+	checkpointed bool        // a checkpoint names it: not removed with its layer
+	guard        *diskGuard
 	// stride is the words of a state. The groups a file takes are
 	// compact (compact.go), in key order order, if compact is set, else
 	// raw entries.
@@ -178,7 +178,7 @@ func (lf *layerFile) blockStarts(off, size int64, words int) ([]int64, error) {
 // remove closes the file and, unless a checkpoint names it, deletes it.
 func (lf *layerFile) remove() {
 	lf.f.Close()
-	if !lf.kept {
+	if !lf.checkpointed {
 		os.Remove(lf.f.Name())
 	}
 }

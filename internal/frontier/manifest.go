@@ -40,8 +40,8 @@ type manifest struct {
 	Squares int   `json:"squares"`
 	States  []int `json:"states"`
 	ShardAt int   `json:"shard_at"`
-	// Kept is how many of the States[ShardAt-1] the shard followed.
-	Kept     int        `json:"kept,omitempty"`
+	// Followed is how many of the States[ShardAt-1] the shard followed.
+	Followed int        `json:"kept,omitempty"`
 	Total    []uint64   `json:"total"`
 	ByLength [][]uint64 `json:"by_length"`
 	Files    []fileSum  `json:"files"`
@@ -130,13 +130,13 @@ type stepPart struct {
 	Passes    int          `json:"passes"`    // the passes made
 	// Total and Cut are the tours the passes made found (Cut: of the
 	// shorter board, with all lengths at the end of a column).
-	Total  []uint64   `json:"total"`
-	Cut    []uint64   `json:"cut,omitempty"`
-	Kept   int64      `json:"kept"`   // the states of the layer a shard followed
-	States int64      `json:"states"` // the new states the passes made
-	Files  []fileSum  `json:"files"`
-	Groups [][4]int64 `json:"groups"` // as in manifest, in Files
-	Kinds  []uint64   `json:"kinds,omitempty"`
+	Total    []uint64   `json:"total"`
+	Cut      []uint64   `json:"cut,omitempty"`
+	Followed int64      `json:"kept"`   // the states of the layer a shard followed
+	States   int64      `json:"states"` // the new states the passes made
+	Files    []fileSum  `json:"files"`
+	Groups   [][4]int64 `json:"groups"` // as in manifest, in Files
+	Kinds    []uint64   `json:"kinds,omitempty"`
 	// Parts is the classes the done passes' groups hold, by Positions
 	// (as manifest's), when the step records them.
 	Parts *partsRecord `json:"parts,omitempty"`

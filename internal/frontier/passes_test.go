@@ -125,12 +125,12 @@ func TestCountClassPasses(t *testing.T) {
 // tours, the counts of shorter boards and the states it kept.
 func TestMarkUndo(t *testing.T) {
 	s := &stepper{ws: []*worker{{total: []uint64{5}, cut: []uint64{7}}, {total: []uint64{1}}}}
-	s.kept.Store(3)
+	s.followed.Store(3)
 	undo := s.mark()
 	s.ws[0].total[0], s.ws[0].cut[0], s.ws[1].total[0] = 50, 70, 10
-	s.kept.Add(100)
+	s.followed.Add(100)
 	undo()
-	got := [][]uint64{s.ws[0].total, s.ws[0].cut, s.ws[1].total, s.ws[1].cut, {uint64(s.kept.Load())}}
+	got := [][]uint64{s.ws[0].total, s.ws[0].cut, s.ws[1].total, s.ws[1].cut, {uint64(s.followed.Load())}}
 	want := [][]uint64{{5}, {7}, {1}, nil, {3}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("after undo (-want +got):\n%s", diff)

@@ -51,7 +51,7 @@ func (s *stepper) startPasses(fresh bool) {
 	cp := s.cur.parts
 	s.aligned = cp.usable(untouched(&r.f.steps[s.v], r.f.slots), len(s.cur.groups)) && slices.Equal(cp.pos, s.classes.pos)
 	if fresh {
-		s.kept.Store(0)
+		s.followed.Store(0)
 	}
 }
 

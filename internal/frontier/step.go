@@ -53,20 +53,20 @@ func (l *layer) pieces(stride int) []piece {
 // A stepper is one step: the layer it expands, the layer it makes, and
 // its workers.
 type stepper struct {
-	ctx    context.Context
-	r      *counter
-	v      int
-	cur    *layer
-	out    *layer
-	total  []uint64 // the tours of the count before this step
-	ws     []*worker
-	pieces []piece
-	left   []atomic.Int32 // pieces of each group of cur not yet expanded
-	gbits  uint           // log2 of the groups of out
-	est    int
-	final  bool
-	states atomic.Int64 // states placed in out
-	kept   atomic.Int64 // states of cur expanded (a shard's part of them)
+	ctx      context.Context
+	r        *counter
+	v        int
+	cur      *layer
+	out      *layer
+	total    []uint64 // the tours of the count before this step
+	ws       []*worker
+	pieces   []piece
+	left     []atomic.Int32 // pieces of each group of cur not yet expanded
+	gbits    uint           // log2 of the groups of out
+	est      int
+	final    bool
+	states   atomic.Int64 // states placed in out
+	followed atomic.Int64 // states of cur expanded (a shard's part of them)
 	// scratch holds, per worker, a group on its way to disk, and files
 	// the file the worker writes its groups to: out's files, less those
 	// of passes made before a stop, which stay as they were.
@@ -249,7 +249,7 @@ func (s *stepper) commit(shard bool) error {
 		}
 	}
 	if shard {
-		r.shardAt, r.followed = v, int(s.kept.Load())
+		r.shardAt, r.followed = v, int(s.followed.Load())
 	}
 	r.passes = max(r.passes, s.passes)
 	r.part = nil
@@ -323,7 +323,7 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 		defer func() {
 			s.taken.Add(kept)
 			if tally {
-				s.kept.Add(kept)
+				s.followed.Add(kept)
 			}
 		}()
 		for j := lo; j < hi; j += stride {
@@ -396,7 +396,7 @@ func (s *stepper) resume(part *stepPart) []pass {
 	}
 	s.classes.setPositions(part.Positions)
 	s.passes = part.Passes
-	s.kept.Store(part.Kept)
+	s.followed.Store(part.Followed)
 	return passes
 }
 
@@ -467,7 +467,7 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) (int, error
 func (s *stepper) savePart(left []pass) error {
 	r := s.r
 	part := &stepPart{Square: s.v, GroupBits: int(s.gbits), Buffered: s.ws[0].buffered != nil, Positions: s.classes.pos, Passes: s.passes,
-		Total: make([]uint64, r.k), Kept: s.kept.Load(), States: s.states.Load(), files: s.out.files,
+		Total: make([]uint64, r.k), Followed: s.followed.Load(), States: s.states.Load(), files: s.out.files,
 		Parts: s.out.parts.record(s.out.groups)}
 	for _, p := range left {
 		part.Left = append(part.Left, passRecord{Classes: p.classes, Lo: p.lo, Hi: p.hi, Share: p.share})
@@ -503,13 +503,13 @@ func (s *stepper) savePart(left []pass) error {
 // mark returns a function that puts back the tours, cut counts and kept
 // states that the workers have found so far.
 func (s *stepper) mark() (undo func()) {
-	kept := s.kept.Load()
+	kept := s.followed.Load()
 	totals := make([][2][]uint64, len(s.ws))
 	for i, w := range s.ws {
 		totals[i] = [2][]uint64{slices.Clone(w.total), slices.Clone(w.cut)}
 	}
 	return func() {
-		s.kept.Store(kept)
+		s.followed.Store(kept)
 		for i, w := range s.ws {
 			w.total, w.cut = totals[i][0], totals[i][1]
 		}
