@@ -75,7 +75,7 @@ type board struct {
 	transposed bool  // the board has more rows than columns
 	rows       []int // the row of the i-th square added in a column
 	rank       []int // the inverse of rows
-	steps      []step
+	shifts     []shift
 	packed     bool   // 4 bits a slot fit in 64 bits; otherwise base 11
 	zInKey     bool   // a packed key has room for z above its nibbles
 	nibbles    uint64 // the bits of a packed key that hold its nibbles
@@ -83,13 +83,13 @@ type board struct {
 	mixer      mixer  // on the bits keys take
 }
 
-// step is what adding square v (the square numbered v) does to the window.
+// shift is what adding square v (the square numbered v) does to the window.
 // The working array has slots+1 positions: 0..slots-1 for the window
 // before v, and slots for v itself. The window after v is made of some of
 // those positions, in order: with SweepRows positions 1..slots, with
 // SweepNarrow those whose squares still have neighbours to come, after
 // as many empty positions (done) as make up slots.
-type step struct {
+type shift struct {
 	back   [4]int8 // window positions of v's earlier neighbours
 	nback  int8    //
 	retire uint32  // positions whose last neighbour is v: they leave now
@@ -113,8 +113,8 @@ type step struct {
 // 64-bit word.
 const MaxSlots = 2*MaxWidth + 1
 
-// compact moves a mask of positions before v to those after it.
-func (st *step) compact(m uint32) uint32 {
+// shiftMask moves a mask of positions before v to those after it.
+func (st *shift) shiftMask(m uint32) uint32 {
 	for d := st.drop; d != 0; {
 		q := 31 - bits.LeadingZeros32(d)
 		d &^= 1 << q
@@ -124,10 +124,10 @@ func (st *step) compact(m uint32) uint32 {
 	return m << st.pad
 }
 
-// compactWindow moves a packed window after v (four bits a position,
+// shiftWindow moves a packed window after v (four bits a position,
 // positions 0..slots) to the window after v, whose empty positions it
 // fills with done.
-func (st *step) compactWindow(x window) uint64 {
+func (st *shift) shiftWindow(x window) uint64 {
 	if st.drop == 1 && st.pad == 0 { // the rows sweep, once past the first squares
 		return x.lo>>4 | x.hi<<60
 	}
@@ -235,9 +235,9 @@ func (f *board) windows(sweep Sweep, last []int) [][]int {
 // square of a window goes in the next, and what the square added finds.
 func (f *board) makeSteps(win [][]int, last []int) {
 	w := f.w
-	f.steps = make([]step, f.n)
+	f.shifts = make([]shift, f.n)
 	for v := range f.n {
-		st := &f.steps[v]
+		st := &f.shifts[v]
 		at := append(slices.Clone(win[v]), v) // the square at each position
 		for _, t := range f.neighbours(v) {
 			if t < v {
@@ -327,7 +327,7 @@ func (f *board) index(r, c int) int {
 // stays reports whether window position q before square v is one and
 // stays in the window after v.
 func (f *board) stays(v, q int) bool {
-	return v >= 0 && v < f.n && q >= 0 && q < f.slots && f.steps[v].next[q] >= 0
+	return v >= 0 && v < f.n && q >= 0 && q < f.slots && f.shifts[v].next[q] >= 0
 }
 
 // classPositions reports whether pos, read from a checkpoint, can tell
@@ -367,14 +367,14 @@ func (f *board) latest(r, col int) int {
 	return best
 }
 
-// encode packs the window after square v (st is v's step: positions 1..slots
+// encode packs the window after square v (st is v's shift: positions 1..slots
 // of a, or those that st keeps) and the z-state into a key. It renames the
 // pair labels in order of first appearance, so that equal states get equal
 // keys whatever labels their steps made up. The step on bytes (expand,
 // finish) uses it on boards 8 wide swept row by row (17 squares), in base
 // 11; on packed boards it only makes the first state, and the step there
 // packs its own words (packed.go).
-func (f *board) encode(a *[18]uint8, z int, st *step) (key uint64) {
+func (f *board) encode(a *[18]uint8, z int, st *shift) (key uint64) {
 	if f.packed {
 		var word uint64
 		for p := 1; p <= f.slots; p++ {

@@ -495,7 +495,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 		return nil, r.memoryError(0, 0)
 	}
 	clear(first.entries)
-	first.entries[0], first.entries[1] = f.encode(&a, z, &f.steps[0]), 1 // every position done, whatever the step
+	first.entries[0], first.entries[1] = f.encode(&a, z, &f.shifts[0]), 1 // every position done, whatever the step
 	cur := &layer{groups: []group{first}, n: 1}
 	total := make([]uint64, k)
 	v0 := 0

@@ -294,7 +294,7 @@ func BenchmarkDecodeKey(b *testing.B) {
 	f, windows := randomWindows(b, 8, 8)
 	keys := make([]uint64, len(windows))
 	for i := range windows {
-		keys[i] = f.encode(&windows[i], i&3, &f.steps[f.n-1])
+		keys[i] = f.encode(&windows[i], i&3, &f.shifts[f.n-1])
 	}
 	var sum uint32
 	var a [18]uint8
@@ -317,7 +317,7 @@ func BenchmarkEncodeKey(b *testing.B) {
 	var sum uint64
 	for b.Loop() {
 		for i := range windows {
-			sum += f.encode(&windows[i], i&3, &f.steps[f.n-1])
+			sum += f.encode(&windows[i], i&3, &f.shifts[f.n-1])
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(windows)), "ns/key")

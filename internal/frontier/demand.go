@@ -84,7 +84,7 @@ const demandChoices = 11
 // returning how many. After the last square, it writes 0 for each way
 // that ends a tour.
 func (r *counter) demandStep(v int, d uint64, notEnd *[4]uint32, out *[demandChoices]uint64) int {
-	f, st := r.f, &r.f.steps[v]
+	f, st := r.f, &r.f.shifts[v]
 	s := uint(f.slots)
 	one, two, z := unpackDemand(d)
 	room := 2
@@ -141,7 +141,7 @@ func takeEdge(one, two, m uint32) (uint32, uint32) {
 // the demand after v, or 0 after the last square, and false where no tour
 // can follow.
 func (r *counter) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint64, bool) {
-	st := &r.f.steps[v]
+	st := &r.f.shifts[v]
 	if two&st.retire != 0 || bits.OnesCount32(two&st.thin) > zLeft[z] || two&st.thin&notEnd[z] != 0 {
 		return 0, false
 	}
@@ -158,7 +158,7 @@ func (r *counter) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint
 	if v == r.f.n-1 {
 		return 0, zLeft[z] == 0
 	}
-	return packDemand(st.compact(one&^st.retire), st.compact(two), z), true
+	return packDemand(st.shiftMask(one&^st.retire), st.shiftMask(two), z), true
 }
 
 // endsBoard reports whether a tour can end with demand d, as it does when
@@ -198,7 +198,7 @@ func (r *counter) demandsForward(ctx context.Context, first uint64, occur []dema
 	seen := newKeySet(0)
 	cur := []uint64{first}
 	for v := range f.n - 1 {
-		notEnd := r.notEnd(&f.steps[v])
+		notEnd := r.notEnd(&f.shifts[v])
 		bufs := made.ready(chunksOf(len(cur)))
 		err := inChunks(ctx, len(cur), workers, func(c, lo, hi int) {
 			var out [demandChoices]uint64
@@ -252,7 +252,7 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 	after := newKeySet(1)
 	after.add(0)
 	for v := f.n - 1; v >= 1; v-- {
-		notEnd := r.notEnd(&f.steps[v])
+		notEnd := r.notEnd(&f.shifts[v])
 		ds := occur[v-1].ds
 		bufs := kept.ready(chunksOf(len(ds)))
 		err := inChunks(ctx, len(ds), workers, func(c, lo, hi int) {
@@ -439,7 +439,7 @@ func (fl *filter) has(key uint64) bool {
 // square and of its earlier neighbours (a demand after v has shifted them
 // down by one), and z.
 func (f *board) varies(v int) uint64 {
-	st := &f.steps[v]
+	st := &f.shifts[v]
 	m := uint64(3) << demandZShift
 	for _, p := range append([]int8{int8(f.slots)}, st.back[:st.nback]...) {
 		if q := st.next[p]; q >= 0 {

@@ -241,7 +241,7 @@ func (w *worker) finishPacked(x window, z int, free, ends uint32, complete bool,
 	if complete || bits.OnesCount32(free&st.thin) > zLeft[z] {
 		return
 	}
-	c := st.compactWindow(x)
+	c := st.shiftWindow(x)
 	if e := w.buffered; e != nil && e.by.byDemand {
 		// Bins group by demand, which renaming labels leaves as it is: a
 		// state of another pass is dropped before its labels are renamed,

@@ -84,7 +84,7 @@ func (c *classifier) class(key uint64) int {
 // step of st keeps: the positions that stay in the window (with SweepRows
 // 1 to slots-1, as position 0 leaves), less the new square's earlier
 // neighbours.
-func untouched(st *step, slots int) []int {
+func untouched(st *shift, slots int) []int {
 	var keep []int
 	for p := range slots {
 		if st.next[p] < 0 || st.retire>>p&1 != 0 || slices.Contains(st.back[:st.nback], int8(p)) {
@@ -124,7 +124,7 @@ func (f *board) untouchedFor(v, p int) int {
 	n := 0
 	q := p
 	for u := v + 1; u < f.n && n < lastingSteps; u++ {
-		if q = int(f.steps[u-1].next[q]); q < 0 || !slices.Contains(untouched(&f.steps[u], f.slots), q) {
+		if q = int(f.shifts[u-1].next[q]); q < 0 || !slices.Contains(untouched(&f.shifts[u], f.slots), q) {
 			break
 		}
 		n++
@@ -342,7 +342,7 @@ func (cp *classParts) moved(f *board, v int) *classParts {
 	}
 	pos := make([]int, len(cp.pos))
 	for i, p := range cp.pos {
-		if pos[i] = int(f.steps[v].next[p]); !f.stays(v+1, pos[i]) {
+		if pos[i] = int(f.shifts[v].next[p]); !f.stays(v+1, pos[i]) {
 			return nil
 		}
 	}

@@ -318,7 +318,7 @@ func BenchmarkClass(b *testing.B) {
 	f, windows := randomWindows(b, 8, 8)
 	keys := make([]uint64, len(windows))
 	for i := range windows {
-		keys[i] = f.encode(&windows[i], i&3, &f.steps[f.n-1])
+		keys[i] = f.encode(&windows[i], i&3, &f.shifts[f.n-1])
 	}
 	c := classifier{f: f}
 	c.setPositions([]int{3, 9, 14})

@@ -31,7 +31,7 @@ func (s *stepper) plan(share float64) ([]pass, error) {
 	sample := s.sampled
 	groups := 1 << s.gbits
 	var passes []pass
-	if cp := s.cur.parts; cp.usable(untouched(&r.f.steps[s.v], r.f.slots), len(s.cur.groups)) {
+	if cp := s.cur.parts; cp.usable(untouched(&r.f.shifts[s.v], r.f.slots), len(s.cur.groups)) {
 		passes, s.classes = alignedPasses(r.f, cp, s.cur, r.k+1, sample, share, groups)
 	} else {
 		passes, s.classes = planPasses(r.f, s.v, sample, share, groups)
@@ -49,7 +49,7 @@ func (s *stepper) startPasses(fresh bool) {
 		s.out.parts = &classParts{pos: s.classes.pos}
 	}
 	cp := s.cur.parts
-	s.aligned = cp.usable(untouched(&r.f.steps[s.v], r.f.slots), len(s.cur.groups)) && slices.Equal(cp.pos, s.classes.pos)
+	s.aligned = cp.usable(untouched(&r.f.shifts[s.v], r.f.slots), len(s.cur.groups)) && slices.Equal(cp.pos, s.classes.pos)
 	if fresh {
 		s.followed.Store(0)
 	}
@@ -269,7 +269,7 @@ func planPasses(f *board, v int, sm *sample, part float64, groups int) ([]pass, 
 	c := &classifier{f: f}
 	shares := []float64{1}
 	if len(sm.keys) > 0 {
-		keep := untouched(&f.steps[v], f.slots)
+		keep := untouched(&f.shifts[v], f.slots)
 		var lasting []int
 		for _, p := range keep {
 			if f.untouchedFor(v, p) >= lastingSteps {

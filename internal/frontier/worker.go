@@ -24,7 +24,7 @@ func (w *worker) failure(v, size int) error {
 // notEnd returns, for each z-state, the positions of a step whose squares
 // cannot end a tour for their colour: none when the count is of every
 // length, whose boards' colours differ.
-func (r *counter) notEnd(st *step) (ne [4]uint32) {
+func (r *counter) notEnd(st *shift) (ne [4]uint32) {
 	switch {
 	case r.cfg.AllLengths:
 	case r.mode == FromStart && r.f.n%2 == 0 && r.startColour == 0:
@@ -42,7 +42,7 @@ func (r *counter) notEnd(st *step) (ne [4]uint32) {
 // worker expands states for one step on one goroutine.
 type worker struct {
 	r     *counter
-	st    *step
+	st    *shift
 	v     int
 	final bool
 	// cut, when not nil, sums the tours of the board cut after square v,
@@ -386,12 +386,12 @@ func (w *worker) endBoard(arr [18]uint8, z int, complete bool, val []uint64) {
 // nor bins yet: the step gives it one or the other.
 func (r *counter) newWorker(v int, shard bool) *worker {
 	mb := r.memoBits(v)
-	w := &worker{r: r, st: &r.f.steps[v], v: v, final: v == r.f.n-1, shard: shard, memo: make([]memoEntry, 1<<mb), memoShift: 64 - mb,
+	w := &worker{r: r, st: &r.f.shifts[v], v: v, final: v == r.f.n-1, shard: shard, memo: make([]memoEntry, 1<<mb), memoShift: 64 - mb,
 		total: make([]uint64, r.k)}
 	if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !w.final {
 		w.cut = make([]uint64, r.k)
 	}
-	w.notEnd = r.notEnd(&r.f.steps[v])
+	w.notEnd = r.notEnd(&r.f.shifts[v])
 	if w.zFull = r.firstZ(); r.mode == FromStart && v > r.start {
 		w.zFull++ // the start's piece leads to z too
 	}
