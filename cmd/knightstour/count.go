@@ -271,7 +271,7 @@ func countDP(ctx context.Context, s *knightstour.Solver, c *common, f *countFlag
 		if fc := forecastDP(rows, cols, kind, *f.allLengths, s.Workers(), limit); fc.long() {
 			fmt.Fprintln(stderr, fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.Workers(), limit, *f.cpt != "", *f.spill != ""))
 		}
-		progress.checkpoint = *f.cpt
+		progress.checkpoint, progress.width = *f.cpt, min(rows, cols)
 		opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))
 	}
 	dp, err := knightstour.CountDP(ctx, rows, cols, opts...)

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/euler1758/knightstour"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -41,5 +42,21 @@ func TestRoughFigures(t *testing.T) {
 	want := []string{"1.5", "42", "720", "1200", "40 s", "1.5 h", "3 days", "15 million", "1.2 billion", "481", "720 MB", "41 GB"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestSquareClock feeds the clock a count whose layers hold a million
+// states from the fifth square on, a square a second: once a column is
+// done, it tells the squares left at a second each, less half a column.
+func TestSquareClock(t *testing.T) {
+	var c squareClock
+	var got []time.Duration
+	for done := 0; done <= 12; done++ {
+		pr := knightstour.Progress{TasksDone: done, Tasks: 30, States: 1_000_000, Elapsed: time.Duration(done+20) * time.Second}
+		got = append(got, c.left(pr, 8).Round(time.Second))
+	}
+	want := []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16 * time.Second, 15 * time.Second, 14 * time.Second}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("time left (-want +got):\n%s", diff)
 	}
 }

@@ -23,6 +23,41 @@ type progressLine struct {
 	// that says, at once, that the count resumes from it.
 	checkpoint string
 	resumeSaid bool
+	// width and squares tell a frontier count's time left (squareClock).
+	width   int
+	squares squareClock
+}
+
+// squareClock estimates the time a frontier count has left: the time a
+// state took so far, over the squares added in this run, times the states
+// still to come, taken as the last layer's size for every square left
+// but the last half column, where the states die out. It is rough while
+// the layers still grow, and good once they no longer do.
+type squareClock struct {
+	started bool
+	since   time.Duration // elapsed when the first square of this run began
+	from    int           // squares done then
+	done    int           // squares done at the last report
+	work    float64       // states made in this run, a layer a square
+}
+
+// left returns the time left, or 0 while too little is known.
+func (c *squareClock) left(pr knightstour.Progress, width int) time.Duration {
+	if pr.Demands > 0 || pr.Checked > 0 {
+		return 0
+	}
+	if !c.started {
+		c.started, c.since, c.from, c.done = true, pr.Elapsed, pr.TasksDone, pr.TasksDone
+		return 0
+	}
+	c.work += float64(pr.States) * float64(pr.TasksDone-c.done)
+	c.done = pr.TasksDone
+	spent := pr.Elapsed - c.since
+	if c.work == 0 || pr.TasksDone-c.from < width || spent < 10*time.Second {
+		return 0
+	}
+	rest := float64(pr.States) * float64(max(0, pr.Tasks-pr.TasksDone-width/2))
+	return time.Duration(float64(spent) * rest / c.work)
 }
 
 func newProgressLine(w io.Writer) *progressLine {
@@ -59,8 +94,12 @@ func (p *progressLine) showSteps(pr knightstour.Progress) {
 		}
 		next += ")"
 	}
+	left := ""
+	if d := p.squares.left(pr, p.width); d > 0 {
+		left = ", about " + roughDuration(d) + " left"
+	}
 	p.reportLine(pr.TasksDone, pr.Tasks, pr.Elapsed,
-		fmt.Sprintf("%d of %d squares added, %s%s, %v elapsed", pr.TasksDone, pr.Tasks, count(pr.States, "state", "states"), next, pr.Elapsed.Round(time.Second)))
+		fmt.Sprintf("%d of %d squares added, %s%s, %v elapsed%s", pr.TasksDone, pr.Tasks, count(pr.States, "state", "states"), next, pr.Elapsed.Round(time.Second), left))
 }
 
 // report draws one progress line for a search: the share of the tree
