@@ -15,7 +15,7 @@ import (
 func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := newCommon("list", stderr).withLimit()
 	outFile := c.fs.String("o", "", "write the tours to this file, in the compact format (see 'knightstour verify')")
-	compact := c.fs.Bool("compact", false, "print the compact format instead of the seed's")
+	compact := c.fs.Bool("compact", false, "print the compact format (see 'knightstour verify') instead of the case study's")
 	unique := c.fs.Bool("unique", false, "one tour of each shape up to rotation and reflection (and, for closed tours, start and direction), from every square")
 	s, progress, err := c.setup(args, "", stderr)
 	if err != nil {

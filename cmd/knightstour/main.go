@@ -2,9 +2,9 @@
 //
 // Usage:
 //
-//	knightstour [flags] RxC          the seed's program: sequential and parallel search, timings, first tour
+//	knightstour [flags] RxC          the case study's program: sequential and parallel search, timings, first tour
 //	knightstour count [flags] RxC    count the tours (-json for a machine-readable result)
-//	knightstour list [flags] RxC     print the tours, one per line, in the seed's format and order
+//	knightstour list [flags] RxC     print the tours, one per line, in the case study's format and order
 //	knightstour first [flags] RxC    print the first tour as a board
 //	knightstour census [flags] RxC   count the tours from every square, and the totals
 //	knightstour tour [flags] RxC     one tour on a large board, -svg FILE draws it
@@ -47,9 +47,9 @@ const (
 )
 
 const usage = `usage:
-  knightstour [flags] RxC          run the seed's program: sequential and parallel search, timings, first tour
+  knightstour [flags] RxC          run the case study's program: sequential and parallel search, timings, first tour
   knightstour count [flags] RxC    count the tours (-json for one JSON object)
-  knightstour list [flags] RxC     print every tour, one per line, in the seed's format and order
+  knightstour list [flags] RxC     print every tour, one per line, in the case study's format and order
   knightstour first [flags] RxC    print the first tour as a board
   knightstour census [flags] RxC   count the tours from every square, and the totals
   knightstour tour [flags] RxC     one tour on a large board (Warnsdorff), -svg FILE draws it

@@ -111,7 +111,7 @@ func readInput(ctx context.Context, name string, limit int64) ([]byte, error) {
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	hint := "usage: knightstour merge [FILE...]   (JSON results of 'count -shard i/n -json' or 'queens -shard i/n -json'; stdin if no FILE)\n"
+	hint := "usage: knightstour merge [FILE...]   (JSON results of 'count -shard i/n -json' or 'queens -shard i/n -json'; stdin if no FILE; for example: knightstour merge shards/*.json)\n"
 	fs.Usage = func() {
 		fmt.Fprint(stderr, hint+`
 Adds up the JSON results of the shards of one count, one object a line, in

@@ -34,7 +34,7 @@ func newCommon(name string, stderr io.Writer, without ...string) *common {
 	if !slices.Contains(without, "start") {
 		c.fs.StringVar(&c.start, "start", "", "start square, as {row,col} or algebraic a1 (default: the lower-left corner)")
 	}
-	c.fs.StringVar(&c.order, "order", "seed", `move order: "seed", "wirth", or eight jumps such as "(2,1) (1,2) ..."`)
+	c.fs.StringVar(&c.order, "order", "seed", `move order: "seed" (the case study's), "wirth", or eight jumps such as "(2,1) (1,2) ..."`)
 	c.fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "goroutines for the parallel search")
 	c.fs.BoolVar(&c.quiet, "quiet", false, "no progress on stderr")
 	c.fs.BoolVar(&c.closed, "closed", false, "closed tours only (the last square a jump from the first)")

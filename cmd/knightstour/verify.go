@@ -15,7 +15,7 @@ import (
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	hint := "usage: knightstour verify FILE   (a file written by 'knightstour list -o FILE' or 'knightstour tour -o FILE')\n"
+	hint := "usage: knightstour verify FILE   (a file written by 'knightstour list -o FILE' or 'knightstour tour -o FILE'; for example: knightstour verify tours.txt)\n"
 	fs.Usage = func() {
 		fmt.Fprint(stderr, hint+`
 Reads a tour file and checks every tour in it: each line a knight's tour of
