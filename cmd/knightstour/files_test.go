@@ -141,3 +141,27 @@ func TestVerifyRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestListStopsOnFullPipe interrupts a listing whose reader reads
+// nothing: its write waits on a full pipe, and must give up at once.
+func TestListStopsOnFullPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd := process("list", "-quiet", "6x6")
+	cmd.Stdout = w
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	time.Sleep(500 * time.Millisecond) // the pipe fills in a few milliseconds
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitFail || !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("list into a full pipe, interrupted: exit %d, stderr %q; want exit 1, interrupted", code, stderr.String())
+	}
+}

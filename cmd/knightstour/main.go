@@ -34,7 +34,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], stopWriter{ctx, os.Stdout}, os.Stderr)
 	stop()
 	os.Exit(code)
 }

@@ -24,7 +24,7 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("KNIGHTSTOUR_AS_CLI") == "1" {
 		ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt)
-		os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(run(ctx, os.Args[1:], stopWriter{ctx, os.Stdout}, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
