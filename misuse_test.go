@@ -9,6 +9,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/euler1758/knightstour"
 )
@@ -169,6 +170,32 @@ func TestMisuse(t *testing.T) {
 				return err
 			}
 			return wantErr(knightstour.WriteSVG(nil, tour, knightstour.SVGOptions{}))
+		}},
+		{"options out of range", func() error {
+			var errs []error
+			for _, opt := range []knightstour.Option{
+				knightstour.WithProgress(0, nil), knightstour.WithProgress(time.Second, nil), knightstour.WithStart(far),
+				knightstour.WithMoveOrder(), knightstour.WithShard(5, 2), knightstour.WithShard(-1, 0), knightstour.WithLimit(-1),
+				knightstour.WithWorkers(-1), knightstour.WithSplitDepth(-5), knightstour.WithNodeBudget(-1),
+			} {
+				_, err := knightstour.NewSolver(5, 5, opt)
+				errs = append(errs, wantErr(err))
+			}
+			for _, opt := range []knightstour.Option{
+				knightstour.WithMemoryLimit(-1), knightstour.WithSpill(""), knightstour.WithCheckpoint(""), knightstour.WithSweep(99),
+			} {
+				_, err := knightstour.CountDP(ctx, 5, 5, opt)
+				errs = append(errs, wantErr(err))
+			}
+			return errors.Join(errs...)
+		}},
+		{"MergeStats of zero values", func() error { _, err := knightstour.MergeStats(knightstour.Stats{}, knightstour.Stats{}); return wantErr(err) }},
+		{"WriteSVG odd options", func() error {
+			tour, err := knightstour.Construct(ctx, 5, 5)
+			if err != nil {
+				return err
+			}
+			return knightstour.WriteSVG(io.Discard, tour, knightstour.SVGOptions{Square: -4})
 		}},
 		{"Validate nil", func() error { _, err := knightstour.Validate(3, 4, nil); return wantErr(err) }},
 		{"Validate bad size", func() error {
