@@ -189,7 +189,10 @@ func TestMisuse(t *testing.T) {
 			}
 			return errors.Join(errs...)
 		}},
-		{"MergeStats of zero values", func() error { _, err := knightstour.MergeStats(knightstour.Stats{}, knightstour.Stats{}); return wantErr(err) }},
+		{"MergeStats of zero values", func() error {
+			_, err := knightstour.MergeStats(knightstour.Stats{}, knightstour.Stats{})
+			return wantErr(err)
+		}},
 		{"WriteSVG odd options", func() error {
 			tour, err := knightstour.Construct(ctx, 5, 5)
 			if err != nil {
