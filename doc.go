@@ -6,8 +6,8 @@
 // with findMovesSequential and findMovesParallel) and keeps its conventions:
 // squares are {row,col} from the top-left corner, the knight starts in the
 // lower-left corner {rows-1, 0} unless told otherwise, and tours are listed
-// in the order the seed's depth-first search finds them, trying the jumps in
-// SeedOrder. The seed's non-type template parameters for the board size
+// in the order the case study's depth-first search finds them, trying the
+// jumps in SeedOrder. Its non-type template parameters for the board size
 // become arguments and functional options of NewSolver.
 //
 // # Move orders
@@ -67,5 +67,8 @@
 //
 // Every call that can run long takes a context.Context and returns soon
 // after it is cancelled; WithProgress reports how far a search has got.
-// Errors wrap the sentinel values in errors.go, for errors.Is.
+// Errors wrap the sentinel values in errors.go, for errors.Is: a call the
+// package cannot serve as made (a nil context or option, a zero Solver)
+// returns ErrMisuse rather than panic, and a checkpoint that another
+// process is counting with returns ErrInUse.
 package knightstour
