@@ -186,7 +186,7 @@ func BenchmarkWarnsdorff255x256(b *testing.B) {
 // benchDP counts by frontier dynamic programming and reports the states
 // handled per second (summed over the steps), the counter's measure of
 // work, and the peak of its state memory.
-func benchDP(b *testing.B, rows, cols, workers int, want string, opts ...Option) {
+func benchDP(b *testing.B, rows, cols, workers int, want string, opts ...CountDPOption) {
 	var res *DPCount
 	for b.Loop() {
 		var err error
@@ -239,7 +239,7 @@ func BenchmarkDP7x7Lean(b *testing.B) {
 // benchConstruct builds one tour b.N times and reports the time per
 // square; -benchmem's B/op is the memory it allocates, nearly all of it
 // live at the peak (the links, then the tour).
-func benchConstruct(b *testing.B, rows, cols int, opts ...Option) {
+func benchConstruct(b *testing.B, rows, cols int, opts ...ConstructOption) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Construct(context.Background(), rows, cols, opts...); err != nil {

@@ -21,27 +21,22 @@ type Census struct {
 // RunCensus counts the tours from every square of an R x C board. It
 // searches from one square of each class of squares that the board's
 // symmetries map onto each other (6 classes instead of 36 squares on 6x6)
-// and copies the count to the others. Options are those of NewSolver (its
-// workers count each class in parallel), except WithStart, WithLimit and
+// and copies the count to the others. It takes the options of NewSolver
+// (its workers count each class in parallel) but WithStart, WithLimit and
 // WithShard, which would leave squares or tours out of a total that looks
-// whole: they give ErrBadOption.
-func RunCensus(ctx context.Context, rows, cols int, opts ...Option) (*Census, error) {
+// whole: those are not CensusOptions, and do not compile here.
+func RunCensus(ctx context.Context, rows, cols int, opts ...CensusOption) (*Census, error) {
 	if err := checkContext(ctx); err != nil {
 		return nil, err
 	}
-	probe, err := NewSolver(rows, cols, opts...)
+	probe, err := NewSolver(rows, cols, pick[SolverOption](opts)...)
 	if err != nil {
-		return nil, err
-	}
-	// A census counts every tour from every square: a start, a limit or a
-	// shard would make its totals wrong while looking whole.
-	if err := probe.cfg.only("RunCensus", everySquareOptions); err != nil {
 		return nil, err
 	}
 	begin := time.Now()
 	c := &Census{Rows: rows, Cols: cols, Closed: probe.Closed(), counts: make([]uint64, rows*cols)}
 	for _, class := range orbits(rows, cols) {
-		s, err := NewSolver(rows, cols, append(opts, WithStart(class[0]))...)
+		s, err := NewSolver(rows, cols, append(pick[SolverOption](opts), WithStart(class[0]))...)
 		if err != nil {
 			return nil, err
 		}

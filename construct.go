@@ -42,17 +42,14 @@ const MaxConstructSquares = 1 << 30
 // Exists or StartPossible rule it out, else after the exact search of a
 // strip or of a board small enough to be one block proves it. WithWorkers
 // sets how many goroutines lay the blocks' tours out (the result does not
-// depend on it); other options besides WithStart and WithClosed give
-// ErrBadOption. Boards of more than MaxConstructSquares squares give ErrTooLarge.
-func Construct(ctx context.Context, rows, cols int, opts ...Option) (Tour, error) {
+// depend on it); WithStart and WithClosed are the other ConstructOptions.
+// Boards of more than MaxConstructSquares squares give ErrTooLarge.
+func Construct(ctx context.Context, rows, cols int, opts ...ConstructOption) (Tour, error) {
 	if err := checkContext(ctx); err != nil {
 		return Tour{}, err
 	}
 	cfg, err := newConfig(rows, cols, MaxConstructSquares, opts)
 	if err != nil {
-		return Tour{}, err
-	}
-	if err := cfg.only("Construct", constructOptions); err != nil {
 		return Tour{}, err
 	}
 	start, err := cfg.startOn(rows, cols)

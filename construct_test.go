@@ -10,10 +10,10 @@ import (
 )
 
 // startOpts returns the options for a tour from start, closed or not.
-func startOpts(start Coordinate, closed bool) []Option {
-	opts := []Option{WithStart(start)}
+func startOpts[O applier](start Coordinate, closed bool) []O {
+	opts := []O{any(WithStart(start)).(O)}
 	if closed {
-		opts = append(opts, WithClosed())
+		opts = append(opts, any(WithClosed()).(O))
 	}
 	return opts
 }
@@ -66,7 +66,7 @@ func TestConstructBlocks(t *testing.T) {
 					starts = []Coordinate{{rows - 1, 0}, {0, 0}, {rows / 2, cols / 2}, {rows / 2, cols/2 + 1}, {1, 2}, {rows - 3, cols - 2}}
 				}
 				for _, start := range starts {
-					tour, err := Construct(ctx, rows, cols, startOpts(start, closed)...)
+					tour, err := Construct(ctx, rows, cols, startOpts[ConstructOption](start, closed)...)
 					want := Exists(rows, cols, closed) && StartPossible(rows, cols, start, closed)
 					switch {
 					case want && err != nil:
@@ -136,7 +136,7 @@ func TestConstructStrips(t *testing.T) {
 							continue
 						}
 						name := fmt.Sprintf("%dx%d from %v closed=%v", rows, cols, start, closed)
-						tour, err := Construct(ctx, rows, cols, startOpts(start, closed)...)
+						tour, err := Construct(ctx, rows, cols, startOpts[ConstructOption](start, closed)...)
 						if err != nil && !errors.Is(err, ErrNoTour) {
 							t.Errorf("%s: %v", name, err)
 							continue
@@ -182,7 +182,7 @@ func TestConstructLarge(t *testing.T) {
 		cases = append(cases[:2:2], cases[5]) // a block board each way and a long strip
 	}
 	for _, c := range cases {
-		tour, err := Construct(context.Background(), c.rows, c.cols, startOpts(c.start, c.closed)...)
+		tour, err := Construct(context.Background(), c.rows, c.cols, startOpts[ConstructOption](c.start, c.closed)...)
 		if err != nil {
 			t.Errorf("%dx%d from %v: %v", c.rows, c.cols, c.start, err)
 			continue
@@ -198,19 +198,19 @@ func TestConstructErrors(t *testing.T) {
 		name       string
 		ctx        context.Context
 		rows, cols int
-		opts       []Option
+		opts       []ConstructOption
 		want       error
 	}{
 		{"zero rows", context.Background(), 0, 5, nil, ErrBadSize},
 		{"negative cols", context.Background(), 5, -1, nil, ErrBadSize},
 		{"too large", context.Background(), 1 << 16, 1 << 15, nil, ErrTooLarge},
-		{"start off the board", context.Background(), 8, 8, []Option{WithStart(Coordinate{8, 0})}, ErrOffBoard},
+		{"start off the board", context.Background(), 8, 8, []ConstructOption{WithStart(Coordinate{8, 0})}, ErrOffBoard},
 		{"no tours on 2xn", context.Background(), 2, 9, nil, ErrNoTour},
-		{"no closed tour on 4xn", context.Background(), 4, 9, []Option{WithClosed()}, ErrNoTour},
-		{"no closed tour on an odd board", context.Background(), 7, 9, []Option{WithClosed()}, ErrNoTour},
-		{"odd board, wrong colour", context.Background(), 9, 9, []Option{WithStart(Coordinate{0, 1})}, ErrNoTour},
-		{"strip start with no tour", context.Background(), 4, 30, []Option{WithStart(Coordinate{1, 15})}, ErrNoTour},
-		{"bad option", context.Background(), 8, 8, []Option{WithWorkers(0)}, ErrBadOption},
+		{"no closed tour on 4xn", context.Background(), 4, 9, []ConstructOption{WithClosed()}, ErrNoTour},
+		{"no closed tour on an odd board", context.Background(), 7, 9, []ConstructOption{WithClosed()}, ErrNoTour},
+		{"odd board, wrong colour", context.Background(), 9, 9, []ConstructOption{WithStart(Coordinate{0, 1})}, ErrNoTour},
+		{"strip start with no tour", context.Background(), 4, 30, []ConstructOption{WithStart(Coordinate{1, 15})}, ErrNoTour},
+		{"bad option", context.Background(), 8, 8, []ConstructOption{WithWorkers(0)}, ErrBadOption},
 		{"cancelled", cancelled, 1000, 1000, nil, context.Canceled},
 		{"cancelled strip", cancelled, 4, 1000, nil, context.Canceled},
 	}

@@ -184,18 +184,16 @@ type DPCount struct {
 // hours, WithSpill keeps the states on disk, WithCheckpoint survives a stop
 // and resumes, and WithShard splits the count for many machines;
 // WithEarlyStart and WithSweep count the same tours through other states,
-// to check a count by. Other options (a move order, a limit, ...) give ErrBadOption.
+// to check a count by. The options of the searches (a move order, a
+// limit, ...) are not CountDPOptions, and do not compile here.
 // Counts are exact at any size: they use as many 64-bit words as they
 // need.
-func CountDP(ctx context.Context, rows, cols int, opts ...Option) (*DPCount, error) {
+func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCount, error) {
 	if err := checkContext(ctx); err != nil {
 		return nil, err
 	}
 	cfg, err := newConfig(rows, cols, MaxSquares, opts)
 	if err != nil {
-		return nil, err
-	}
-	if err := cfg.only("CountDP", countDPOptions); err != nil {
 		return nil, err
 	}
 	if min(rows, cols) > MaxFrontierWidth {

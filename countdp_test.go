@@ -20,7 +20,7 @@ import (
 // TestCountDPPublished -dp.long.
 var dpLong = flag.Bool("dp.long", false, "also run CountDP's slow published counts (minutes)")
 
-func mustCountDP(t testing.TB, rows, cols int, opts ...Option) *DPCount {
+func mustCountDP(t testing.TB, rows, cols int, opts ...CountDPOption) *DPCount {
 	t.Helper()
 	res, err := CountDP(context.Background(), rows, cols, opts...)
 	if err != nil {
@@ -135,7 +135,7 @@ func TestCountDPPublished(t *testing.T) {
 			t.Logf("%s: skipped (slow)", name)
 			continue
 		}
-		var opts []Option
+		var opts []CountDPOption
 		switch tt.mode {
 		case free:
 			opts = append(opts, WithFreeEnds())
@@ -191,7 +191,7 @@ func TestCountDPStartsSum(t *testing.T) {
 // TestCountDPWorkers checks that the number of workers changes neither the
 // count nor a single step's number of states.
 func TestCountDPWorkers(t *testing.T) {
-	for _, opts := range [][]Option{nil, {WithFreeEnds()}, {WithClosed()}} {
+	for _, opts := range [][]CountDPOption{nil, {WithFreeEnds()}, {WithClosed()}} {
 		want := mustCountDP(t, 5, 7, append(opts, WithWorkers(1))...)
 		for _, workers := range []int{2, 3, 4} {
 			got := mustCountDP(t, 5, 7, append(opts, WithWorkers(workers))...)
@@ -215,29 +215,29 @@ func TestCountDPWorkers(t *testing.T) {
 func TestCountDPSameCounts(t *testing.T) {
 	boards := []struct {
 		rows, cols int
-		opts       []Option
+		opts       []CountDPOption
 	}{
 		{5, 6, nil},
-		{4, 7, []Option{WithFreeEnds()}},
-		{6, 6, []Option{WithClosed()}},
-		{4, 9, []Option{WithStart(Coordinate{1, 4})}},
+		{4, 7, []CountDPOption{WithFreeEnds()}},
+		{6, 6, []CountDPOption{WithClosed()}},
+		{4, 9, []CountDPOption{WithStart(Coordinate{1, 4})}},
 		{5, 7, nil},
 		{3, 45, nil},
-		{5, 8, []Option{WithAllLengths(), WithClosed()}},
+		{5, 8, []CountDPOption{WithAllLengths(), WithClosed()}},
 	}
 	variants := []struct {
 		name string
-		opts []Option
+		opts []CountDPOption
 	}{
-		{"base 11", []Option{withBase11()}},
-		{"lean step", []Option{withLeanStep()}},
-		{"lean step in base 11", []Option{withLeanStep(), withBase11()}},
+		{"base 11", []CountDPOption{withBase11()}},
+		{"lean step", []CountDPOption{withLeanStep()}},
+		{"lean step in base 11", []CountDPOption{withLeanStep(), withBase11()}},
 	}
 	sameBig := cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })
 	for _, b := range boards {
 		want := mustCountDP(t, b.rows, b.cols, b.opts...)
 		for _, v := range variants {
-			got := mustCountDP(t, b.rows, b.cols, append(append([]Option{}, b.opts...), v.opts...)...)
+			got := mustCountDP(t, b.rows, b.cols, append(append([]CountDPOption{}, b.opts...), v.opts...)...)
 			if diff := cmp.Diff(want, got, sameBig, cmpopts.IgnoreFields(DPCount{}, "PeakBytes", "Elapsed")); diff != "" {
 				t.Errorf("%dx%d %s (-default +%s):\n%s", b.rows, b.cols, v.name, v.name, diff)
 			}
@@ -278,14 +278,14 @@ func TestCountDPEarlyStart(t *testing.T) {
 func TestCountDPSweep(t *testing.T) {
 	for _, b := range []struct {
 		rows, cols int
-		opts       []Option
+		opts       []CountDPOption
 	}{
 		{5, 6, nil},
-		{6, 6, []Option{WithStart(Coordinate{2, 3})}},
-		{6, 6, []Option{WithClosed()}},
-		{5, 5, []Option{WithFreeEnds()}},
-		{4, 9, []Option{WithAllLengths()}},
-		{7, 5, []Option{WithEarlyStart()}},
+		{6, 6, []CountDPOption{WithStart(Coordinate{2, 3})}},
+		{6, 6, []CountDPOption{WithClosed()}},
+		{5, 5, []CountDPOption{WithFreeEnds()}},
+		{4, 9, []CountDPOption{WithAllLengths()}},
+		{7, 5, []CountDPOption{WithEarlyStart()}},
 	} {
 		rows := mustCountDP(t, b.rows, b.cols, append(b.opts, WithSweep(SweepRows))...)
 		if rows.Sweep != SweepRows {
@@ -315,9 +315,6 @@ func TestCountDPSweep(t *testing.T) {
 		if _, err := CountDP(context.Background(), 5, 5, WithSweep(s)); !errors.Is(err, ErrBadOption) {
 			t.Errorf("WithSweep(%v): %v, want ErrBadOption", s, err)
 		}
-	}
-	if _, err := NewSolver(5, 5, WithSweep(SweepNarrow)); !errors.Is(err, ErrBadOption) {
-		t.Errorf("NewSolver with WithSweep: %v, want ErrBadOption", err)
 	}
 }
 
@@ -359,21 +356,21 @@ func TestSweepResolve(t *testing.T) {
 func TestCountDPDemands(t *testing.T) {
 	for _, b := range []struct {
 		rows, cols int
-		opts       []Option
+		opts       []CountDPOption
 	}{
 		{5, 6, nil},
-		{6, 5, []Option{WithStart(Coordinate{2, 2})}},
+		{6, 5, []CountDPOption{WithStart(Coordinate{2, 2})}},
 		{4, 4, nil}, // no tour at all
-		{4, 7, []Option{WithFreeEnds()}},
-		{5, 5, []Option{WithFreeEnds()}},
-		{6, 6, []Option{WithClosed()}},
-		{3, 10, []Option{WithClosed()}},
-		{4, 9, []Option{WithStart(Coordinate{1, 4})}},
-		{3, 9, []Option{WithStart(Coordinate{1, 1})}}, // no tour from there
+		{4, 7, []CountDPOption{WithFreeEnds()}},
+		{5, 5, []CountDPOption{WithFreeEnds()}},
+		{6, 6, []CountDPOption{WithClosed()}},
+		{3, 10, []CountDPOption{WithClosed()}},
+		{4, 9, []CountDPOption{WithStart(Coordinate{1, 4})}},
+		{3, 9, []CountDPOption{WithStart(Coordinate{1, 1})}}, // no tour from there
 		// Every length: a state is kept if some shorter board can still end.
-		{5, 8, []Option{WithAllLengths()}},
-		{4, 10, []Option{WithAllLengths(), WithFreeEnds()}},
-		{5, 7, []Option{WithAllLengths(), WithClosed()}},
+		{5, 8, []CountDPOption{WithAllLengths()}},
+		{4, 10, []CountDPOption{WithAllLengths(), WithFreeEnds()}},
+		{5, 7, []CountDPOption{WithAllLengths(), WithClosed()}},
 	} {
 		all := mustCountDP(t, b.rows, b.cols, append(b.opts, withAllDemands())...)
 		got := mustCountDP(t, b.rows, b.cols, b.opts...)
@@ -421,20 +418,20 @@ func TestCountDPErrors(t *testing.T) {
 	tests := []struct {
 		name       string
 		rows, cols int
-		opts       []Option
+		opts       []CountDPOption
 		want       error
 	}{
 		{"zero rows", 0, 5, nil, ErrBadSize},
 		{"negative cols", 5, -1, nil, ErrBadSize},
 		{"too wide", 9, 9, nil, ErrTooLarge},
 		{"too many squares", 8, 10000, nil, ErrTooLarge},
-		{"start off the board", 5, 5, []Option{WithStart(Coordinate{5, 0})}, ErrOffBoard},
-		{"free ends and a start", 5, 5, []Option{WithFreeEnds(), WithStart(Coordinate{0, 0})}, ErrBadOption},
-		{"free ends and closed", 5, 5, []Option{WithFreeEnds(), WithClosed()}, ErrBadOption},
-		{"tiny memory limit", 5, 5, []Option{WithMemoryLimit(10)}, ErrBadOption},
-		{"memory limit reached", 6, 6, []Option{WithMemoryLimit(1 << 20)}, ErrMemoryLimit},
-		{"memory limit reached by the demands", 7, 7, []Option{WithMemoryLimit(1 << 20)}, ErrMemoryLimit},
-		{"zero workers", 5, 5, []Option{WithWorkers(0)}, ErrBadOption},
+		{"start off the board", 5, 5, []CountDPOption{WithStart(Coordinate{5, 0})}, ErrOffBoard},
+		{"free ends and a start", 5, 5, []CountDPOption{WithFreeEnds(), WithStart(Coordinate{0, 0})}, ErrBadOption},
+		{"free ends and closed", 5, 5, []CountDPOption{WithFreeEnds(), WithClosed()}, ErrBadOption},
+		{"tiny memory limit", 5, 5, []CountDPOption{WithMemoryLimit(10)}, ErrBadOption},
+		{"memory limit reached", 6, 6, []CountDPOption{WithMemoryLimit(1 << 20)}, ErrMemoryLimit},
+		{"memory limit reached by the demands", 7, 7, []CountDPOption{WithMemoryLimit(1 << 20)}, ErrMemoryLimit},
+		{"zero workers", 5, 5, []CountDPOption{WithWorkers(0)}, ErrBadOption},
 	}
 	for _, tt := range tests {
 		_, err := CountDP(context.Background(), tt.rows, tt.cols, tt.opts...)
@@ -511,14 +508,14 @@ func TestCountDPProgress(t *testing.T) {
 func TestCountDPAllLengths(t *testing.T) {
 	for _, b := range []struct {
 		rows, cols int
-		opts       []Option
+		opts       []CountDPOption
 	}{
 		{3, 14, nil},
 		{5, 7, nil},
-		{4, 10, []Option{WithFreeEnds()}},
-		{3, 20, []Option{WithClosed()}},
-		{5, 8, []Option{WithClosed()}},
-		{9, 4, []Option{WithStart(Coordinate{2, 1})}}, // transposed: cut into k x 4
+		{4, 10, []CountDPOption{WithFreeEnds()}},
+		{3, 20, []CountDPOption{WithClosed()}},
+		{5, 8, []CountDPOption{WithClosed()}},
+		{9, 4, []CountDPOption{WithStart(Coordinate{2, 1})}}, // transposed: cut into k x 4
 	} {
 		res := mustCountDP(t, b.rows, b.cols, append(b.opts, WithAllLengths())...)
 		var got, want []string
@@ -529,7 +526,7 @@ func TestCountDPAllLengths(t *testing.T) {
 			}
 			opts := b.opts
 			if len(opts) == 0 {
-				opts = []Option{WithStart(Coordinate{b.rows - 1, 0})}
+				opts = []CountDPOption{WithStart(Coordinate{b.rows - 1, 0})}
 			}
 			if _, err := CountDP(context.Background(), rows, cols, opts...); errors.Is(err, ErrOffBoard) {
 				want = append(want, "0")

@@ -11,7 +11,7 @@ func TestExistsAgainstSearch(t *testing.T) {
 	for rows := 1; rows <= 6; rows++ {
 		for cols := 1; cols <= 6; cols++ {
 			for _, closed := range []bool{false, true} {
-				opts := []Option{WithWorkers(2)}
+				opts := []CensusOption{WithWorkers(2)}
 				if closed {
 					opts = append(opts, WithClosed())
 				}
@@ -40,7 +40,7 @@ func TestExistsAgainstSearch(t *testing.T) {
 func TestExistsLarger(t *testing.T) {
 	for _, b := range [][2]int{{3, 7}, {3, 8}, {3, 9}, {3, 10}, {4, 7}, {4, 8}, {5, 7}, {7, 3}} {
 		for _, closed := range []bool{false, true} {
-			opts := []Option{WithStart(Coordinate{0, 0})}
+			opts := []SolverOption{WithStart(Coordinate{0, 0})}
 			if closed {
 				opts = append(opts, WithClosed())
 			}

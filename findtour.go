@@ -45,35 +45,32 @@ func (m Method) String() string {
 // that found it (MethodSearch, MethodWarnsdorff or MethodConstruct). ErrNoTour comes at
 // once where the theorems or the colour argument rule a tour out, and
 // after a search where a search proves it (some start squares of 3 x n and
-// 4 x n boards). It takes WithStart, WithMoveOrder, WithWorkers and
-// WithClosed; other options give ErrBadOption.
-func FindTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, Method, error) {
+// 4 x n boards). Its options (FindTourOption) are WithStart,
+// WithMoveOrder, WithWorkers and WithClosed.
+func FindTour(ctx context.Context, rows, cols int, opts ...FindTourOption) (Tour, Method, error) {
 	if err := checkContext(ctx); err != nil {
 		return Tour{}, 0, err
 	}
-	cfg, err := newConfig(rows, cols, MaxConstructSquares, opts)
-	if err != nil {
-		return Tour{}, 0, err
-	}
-	if err := cfg.only("FindTour", findTourOptions); err != nil {
+	if _, err := newConfig(rows, cols, MaxConstructSquares, opts); err != nil {
 		return Tour{}, 0, err
 	}
 	if rows*cols > MaxSquares {
-		t, err := Construct(ctx, rows, cols, pick(opts, constructOptions)...)
+		t, err := Construct(ctx, rows, cols, pick[ConstructOption](opts)...)
 		return t, MethodConstruct, err
 	}
 	t, m, err := findTour(ctx, rows, cols, opts...)
 	if errors.Is(err, ErrGaveUp) {
 		// The construction is exact: its "no tour" is the answer too.
-		t, err := Construct(ctx, rows, cols, pick(opts, constructOptions)...)
+		t, err := Construct(ctx, rows, cols, pick[ConstructOption](opts)...)
 		return t, MethodConstruct, err
 	}
 	return t, m, err
 }
 
 // findTour is FindTour without the construction.
-func findTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, Method, error) {
-	s, err := NewSolver(rows, cols, opts...)
+func findTour(ctx context.Context, rows, cols int, opts ...FindTourOption) (Tour, Method, error) {
+	solverOpts := pick[SolverOption](opts)
+	s, err := NewSolver(rows, cols, solverOpts...)
 	if err != nil {
 		return Tour{}, 0, err
 	}
@@ -96,7 +93,7 @@ func findTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, Method
 		if start.Col >= (C+1)/2 {
 			sym = map[Symmetry]Symmetry{Identity: MirrorLeftRight, MirrorUpDown: Rotate180}[sym]
 		}
-		r, err := NewSolver(R, C, append(opts, WithStart(sym.Apply(start, R, C)), WithNodeBudget(findBudget))...)
+		r, err := NewSolver(R, C, append(solverOpts, WithStart(sym.Apply(start, R, C)), WithNodeBudget(findBudget))...)
 		if err != nil {
 			return Tour{}, err
 		}
@@ -115,7 +112,7 @@ func findTour(ctx context.Context, rows, cols int, opts ...Option) (Tour, Method
 		return out, nil
 	}
 	heuristic := func() (Tour, error) {
-		t, _, err := Warnsdorff(ctx, rows, cols, append(pick(opts, warnsdorffOptions), WithNodeBudget(findBudget))...)
+		t, _, err := Warnsdorff(ctx, rows, cols, append(pick[WarnsdorffOption](opts), WithNodeBudget(findBudget))...)
 		return t, err
 	}
 	methods := []Method{MethodWarnsdorff, MethodSearch}

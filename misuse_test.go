@@ -21,7 +21,8 @@ import (
 func TestMisuse(t *testing.T) {
 	var nilCtx context.Context //nolint:staticcheck // the point of the test
 	ctx := context.Background()
-	var nilOpt knightstour.Option
+	var nilOpt knightstour.SolverOption
+	var nilDPOpt knightstour.CountDPOption
 	far := knightstour.Coordinate{Row: math.MaxInt, Col: -1}
 	sentinels := []error{knightstour.ErrBadSize, knightstour.ErrTooLarge, knightstour.ErrOffBoard, knightstour.ErrBadCoordinate,
 		knightstour.ErrBadMoveOrder, knightstour.ErrBadOption, knightstour.ErrMerge, knightstour.ErrBadFile, knightstour.ErrNoTour,
@@ -44,7 +45,7 @@ func TestMisuse(t *testing.T) {
 	}{
 		{"NewSolver nil option", func() error { _, err := knightstour.NewSolver(3, 4, nilOpt); return wantErr(err) }},
 		{"CountDP nil context", func() error { _, err := knightstour.CountDP(nilCtx, 3, 4); return wantErr(err) }},
-		{"CountDP nil option", func() error { _, err := knightstour.CountDP(ctx, 3, 4, nilOpt); return wantErr(err) }},
+		{"CountDP nil option", func() error { _, err := knightstour.CountDP(ctx, 3, 4, nilDPOpt); return wantErr(err) }},
 		{"RunCensus nil context", func() error { _, err := knightstour.RunCensus(nilCtx, 3, 4); return wantErr(err) }},
 		{"Unique nil context", func() error { _, err := knightstour.Unique(nilCtx, 3, 4); return wantErr(err) }},
 		{"Construct nil context", func() error { _, err := knightstour.Construct(nilCtx, 8, 8); return wantErr(err) }},
@@ -173,7 +174,7 @@ func TestMisuse(t *testing.T) {
 		}},
 		{"options out of range", func() error {
 			var errs []error
-			for _, opt := range []knightstour.Option{
+			for _, opt := range []knightstour.SolverOption{
 				knightstour.WithProgress(0, nil), knightstour.WithProgress(time.Second, nil), knightstour.WithStart(far),
 				knightstour.WithMoveOrder(), knightstour.WithShard(5, 2), knightstour.WithShard(-1, 0), knightstour.WithLimit(-1),
 				knightstour.WithWorkers(-1), knightstour.WithSplitDepth(-5), knightstour.WithNodeBudget(-1),
@@ -181,7 +182,7 @@ func TestMisuse(t *testing.T) {
 				_, err := knightstour.NewSolver(5, 5, opt)
 				errs = append(errs, wantErr(err))
 			}
-			for _, opt := range []knightstour.Option{
+			for _, opt := range []knightstour.CountDPOption{
 				knightstour.WithMemoryLimit(-1), knightstour.WithSpill(""), knightstour.WithCheckpoint(""), knightstour.WithSweep(99),
 			} {
 				_, err := knightstour.CountDP(ctx, 5, 5, opt)

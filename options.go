@@ -2,99 +2,231 @@ package knightstour
 
 import (
 	"fmt"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"runtime"
 	"time"
 )
 
-// Option configures a call: NewSolver, CountDP, Construct and the other
-// entry points take options, and each refuses, with ErrBadOption, an
-// option that does not apply to it, rather than answer a question the
-// caller did not ask.
-type Option func(*config) error
-
-// optionKind names an option, as a bit, so that an entry point can say
-// which options it takes.
-type optionKind uint32
-
-const (
-	optStart optionKind = 1 << iota
-	optMoveOrder
-	optWorkers
-	optSplitDepth
-	optLimit
-	optProgress
-	optClosed
-	optReduction
-	optShard
-	optNodeBudget
-	optFreeEnds
-	optMemoryLimit
-	optAllLengths
-	optSpill
-	optCheckpoint
-	optEarlyStart
-	optSweep
-	optTesting     // the unexported options of the tests and the engines
-	numOptionKinds = iota
+// Options configure a call, and each entry point takes its own kind, so
+// that an option given to a call it does not apply to does not compile:
+// NewSolver takes SolverOption, RunCensus and Unique CensusOption,
+// CountDP CountDPOption, Construct ConstructOption, Warnsdorff
+// WarnsdorffOption and FindTour FindTourOption. Each With function
+// returns a type that says which of them it is: WithWorkers a
+// WorkersOption, which all but Warnsdorff take, WithSpill a CountDPOption.
+// An option with a value it cannot take is refused by the call, with
+// ErrBadOption.
+type (
+	// SolverOption configures NewSolver.
+	SolverOption interface {
+		applier
+		solverOption()
+	}
+	// CensusOption configures RunCensus and Unique, which search from
+	// every square.
+	CensusOption interface {
+		applier
+		censusOption()
+	}
+	// CountDPOption configures CountDP.
+	CountDPOption interface {
+		applier
+		countDPOption()
+	}
+	// ConstructOption configures Construct.
+	ConstructOption interface {
+		applier
+		constructOption()
+	}
+	// WarnsdorffOption configures Warnsdorff.
+	WarnsdorffOption interface {
+		applier
+		warnsdorffOption()
+	}
+	// FindTourOption configures FindTour.
+	FindTourOption interface {
+		applier
+		findTourOption()
+	}
 )
 
-var optionNames = [numOptionKinds]string{
-	"WithStart", "WithMoveOrder", "WithWorkers", "WithSplitDepth", "WithLimit", "WithProgress", "WithClosed",
-	"WithReduction", "WithShard", "WithNodeBudget", "WithFreeEnds", "WithMemoryLimit", "WithAllLengths", "WithSpill", "WithCheckpoint", "WithEarlyStart", "WithSweep", "an internal option",
-}
-
-// String returns the name of the option, as the caller wrote it.
-func (k optionKind) String() string {
-	i := bits.TrailingZeros32(uint32(k))
-	if i >= numOptionKinds || k != 1<<i {
-		return fmt.Sprintf("optionKind(%#x)", uint32(k))
+// The options that several entry points take: each is all of the kinds
+// it names.
+type (
+	// ClosedOption (WithClosed) configures every entry point.
+	ClosedOption interface {
+		SolverOption
+		CensusOption
+		CountDPOption
+		ConstructOption
+		WarnsdorffOption
+		FindTourOption
 	}
-	return optionNames[i]
-}
-
-// Which options each entry point takes. The Solver's calls share one set;
-// the others take what their engine can honour.
-const (
-	solverOptions = optStart | optMoveOrder | optWorkers | optSplitDepth | optLimit | optProgress | optClosed |
-		optReduction | optShard | optNodeBudget | optTesting
-	// A census and Unique search from every square, each in full.
-	everySquareOptions = solverOptions &^ (optStart | optLimit | optShard)
-	countDPOptions     = optStart | optWorkers | optProgress | optClosed | optFreeEnds | optMemoryLimit | optAllLengths |
-		optShard | optSpill | optCheckpoint | optEarlyStart | optSweep | optTesting
-	constructOptions  = optStart | optWorkers | optClosed
-	warnsdorffOptions = optStart | optMoveOrder | optClosed | optNodeBudget | optTesting
-	findTourOptions   = optStart | optMoveOrder | optWorkers | optClosed
+	// WorkersOption (WithWorkers) configures every entry point but
+	// Warnsdorff, which searches on one goroutine.
+	WorkersOption interface {
+		SolverOption
+		CensusOption
+		CountDPOption
+		ConstructOption
+		FindTourOption
+	}
+	// StartOption (WithStart) configures every entry point but RunCensus
+	// and Unique, which start from every square.
+	StartOption interface {
+		SolverOption
+		CountDPOption
+		ConstructOption
+		WarnsdorffOption
+		FindTourOption
+	}
+	// OrderOption (WithMoveOrder) configures the searches: NewSolver,
+	// RunCensus, Unique, Warnsdorff and FindTour.
+	OrderOption interface {
+		SolverOption
+		CensusOption
+		WarnsdorffOption
+		FindTourOption
+	}
+	// SearchOption (WithSplitDepth, WithReduction) configures the exact
+	// searches: NewSolver, RunCensus and Unique.
+	SearchOption interface {
+		SolverOption
+		CensusOption
+	}
+	// BudgetOption (WithNodeBudget) configures the searches that can stop
+	// early: NewSolver, RunCensus, Unique and Warnsdorff.
+	BudgetOption interface {
+		SolverOption
+		CensusOption
+		WarnsdorffOption
+	}
+	// ProgressOption (WithProgress) configures the calls that report
+	// progress: NewSolver, RunCensus, Unique and CountDP.
+	ProgressOption interface {
+		SolverOption
+		CensusOption
+		CountDPOption
+	}
+	// ShardOption (WithShard) configures the counts that split into
+	// shards: NewSolver and CountDP.
+	ShardOption interface {
+		SolverOption
+		CountDPOption
+	}
 )
 
-// only returns an error matching ErrBadOption that names the first option
-// given to entry that is not among allowed.
-func (cfg *config) only(entry string, allowed optionKind) error {
-	extra := cfg.given &^ allowed
-	if extra == 0 {
-		return nil
-	}
-	k := extra & -extra
-	return fmt.Errorf("%w: %v does not apply to %s", ErrBadOption, k, entry)
-}
+// applier is what every option does: set its part of a call's config.
+type applier interface{ apply(*config) error }
 
-// pick returns the options among opts of the kinds in allowed, for a call
-// that passes its caller's options on to another entry point.
-func pick(opts []Option, allowed optionKind) []Option {
-	var out []Option
+// option is the setting every option type carries.
+type option struct{ set func(*config) error }
+
+func (o option) apply(cfg *config) error { return o.set(cfg) }
+
+// The marks of the kinds of option: a type that embeds forSolver is a
+// SolverOption, and so on.
+type (
+	forSolver     struct{}
+	forCensus     struct{}
+	forCountDP    struct{}
+	forConstruct  struct{}
+	forWarnsdorff struct{}
+	forFindTour   struct{}
+)
+
+func (forSolver) solverOption()         {}
+func (forCensus) censusOption()         {}
+func (forCountDP) countDPOption()       {}
+func (forConstruct) constructOption()   {}
+func (forWarnsdorff) warnsdorffOption() {}
+func (forFindTour) findTourOption()     {}
+
+// The option types, one for each set of kinds.
+type (
+	closedOpt struct {
+		option
+		forSolver
+		forCensus
+		forCountDP
+		forConstruct
+		forWarnsdorff
+		forFindTour
+	}
+	workersOpt struct {
+		option
+		forSolver
+		forCensus
+		forCountDP
+		forConstruct
+		forFindTour
+	}
+	startOpt struct {
+		option
+		forSolver
+		forCountDP
+		forConstruct
+		forWarnsdorff
+		forFindTour
+	}
+	orderOpt struct {
+		option
+		forSolver
+		forCensus
+		forWarnsdorff
+		forFindTour
+	}
+	searchOpt struct {
+		option
+		forSolver
+		forCensus
+	}
+	budgetOpt struct {
+		option
+		forSolver
+		forCensus
+		forWarnsdorff
+	}
+	progressOpt struct {
+		option
+		forSolver
+		forCensus
+		forCountDP
+	}
+	shardOpt struct {
+		option
+		forSolver
+		forCountDP
+	}
+	solverOpt struct {
+		option
+		forSolver
+	}
+	countDPOpt struct {
+		option
+		forCountDP
+	}
+	findTourOpt struct { // FindTour's own, which it passes to its Solver
+		option
+		forSolver
+		forFindTour
+	}
+)
+
+// pick returns the options among opts that are also of kind K, for a
+// call that passes its caller's options on to another entry point.
+func pick[K applier, O applier](opts []O) []K {
+	var out []K
 	for _, opt := range opts {
-		var scratch config
-		if opt(&scratch) == nil && scratch.given&^allowed == 0 {
-			out = append(out, opt)
+		if k, ok := any(opt).(K); ok {
+			out = append(out, k)
 		}
 	}
 	return out
 }
 
 type config struct {
-	given      optionKind // the options applied
 	start      *Coordinate
 	order      []Move
 	workers    int
@@ -128,16 +260,16 @@ func defaultConfig() config {
 // newConfig checks a board's size against the limit of the method that
 // asks (MaxSquares for the searches and the counter) and applies the
 // options to the defaults.
-func newConfig(rows, cols, limit int, opts []Option) (config, error) {
+func newConfig[O applier](rows, cols, limit int, opts []O) (config, error) {
 	cfg := defaultConfig()
 	if err := checkSizeUpTo(rows, cols, limit); err != nil {
 		return cfg, err
 	}
 	for i, opt := range opts {
-		if opt == nil {
+		if any(opt) == nil {
 			return cfg, fmt.Errorf("%w: option %d of %d is nil", ErrMisuse, i+1, len(opts))
 		}
-		if err := opt(&cfg); err != nil {
+		if err := opt.apply(&cfg); err != nil {
 			return cfg, err
 		}
 	}
@@ -159,25 +291,23 @@ func (cfg *config) startOn(rows, cols int) (Coordinate, error) {
 
 // WithStart sets the square the knight starts on. The default is the
 // seed's lower-left corner, Coordinate{rows-1, 0}.
-func WithStart(c Coordinate) Option {
-	return func(cfg *config) error {
-		cfg.given |= optStart
+func WithStart(c Coordinate) StartOption {
+	return startOpt{option: option{func(cfg *config) error {
 		cfg.start = &c
 		return nil
-	}
+	}}}
 }
 
 // WithMoveOrder sets the order in which the knight tries its eight jumps,
 // and so the order in which tours are found. The default is SeedOrder.
-func WithMoveOrder(order ...Move) Option {
-	return func(cfg *config) error {
-		cfg.given |= optMoveOrder
+func WithMoveOrder(order ...Move) OrderOption {
+	return orderOpt{option: option{func(cfg *config) error {
 		if err := ValidateOrder(order); err != nil {
 			return err
 		}
 		cfg.order = append([]Move(nil), order...)
 		return nil
-	}
+	}}}
 }
 
 // MaxWorkers is the most goroutines WithWorkers takes: far more than any
@@ -188,57 +318,53 @@ const MaxWorkers = 1024
 // WithWorkers sets how many goroutines the parallel calls use (the default
 // is GOMAXPROCS), from 1 to MaxWorkers. It does not change any result, only
 // the time it takes.
-func WithWorkers(n int) Option {
-	return func(cfg *config) error {
-		cfg.given |= optWorkers
+func WithWorkers(n int) WorkersOption {
+	return workersOpt{option: option{func(cfg *config) error {
 		if n < 1 || n > MaxWorkers {
 			return fmt.Errorf("%w: %d workers (want 1 to %d)", ErrBadOption, n, MaxWorkers)
 		}
 		cfg.workers = n
 		return nil
-	}
+	}}}
 }
 
 // WithSplitDepth sets how many jumps deep the search tree is cut into
 // tasks for the workers (the seed's maxDepth). By default the Solver cuts
 // deep enough for a few thousand tasks, so that the workers stay busy to
 // the end; 0 makes the whole search one task.
-func WithSplitDepth(d int) Option {
-	return func(cfg *config) error {
-		cfg.given |= optSplitDepth
+func WithSplitDepth(d int) SearchOption {
+	return searchOpt{option: option{func(cfg *config) error {
 		if d < 0 {
 			return fmt.Errorf("%w: split depth %d (want 0 or more)", ErrBadOption, d)
 		}
 		cfg.splitDepth = d
 		return nil
-	}
+	}}}
 }
 
 // WithLimit stops every search after n tours (0, the default, means no
 // limit). The tours kept are the first n in order; Count stops at n.
-func WithLimit(n int) Option {
-	return func(cfg *config) error {
-		cfg.given |= optLimit
+func WithLimit(n int) SolverOption {
+	return solverOpt{option: option{func(cfg *config) error {
 		if n < 0 {
 			return fmt.Errorf("%w: limit %d (want 0 for none, or more)", ErrBadOption, n)
 		}
 		cfg.limit = uint64(n)
 		return nil
-	}
+	}}}
 }
 
 // WithProgress makes long calls report their progress to fn about every
 // interval, from another goroutine, and once more at the end. fn must
 // return quickly.
-func WithProgress(every time.Duration, fn func(Progress)) Option {
-	return func(cfg *config) error {
-		cfg.given |= optProgress
+func WithProgress(every time.Duration, fn func(Progress)) ProgressOption {
+	return progressOpt{option: option{func(cfg *config) error {
 		if every <= 0 || fn == nil {
 			return fmt.Errorf("%w: progress needs a positive interval and a function", ErrBadOption)
 		}
 		cfg.progress, cfg.every = fn, every
 		return nil
-	}
+	}}}
 }
 
 // WithClosed makes the solver look for closed tours only: tours whose last
@@ -246,12 +372,11 @@ func WithProgress(every time.Duration, fn func(Progress)) Option {
 // cycle. Boards with an odd number of squares have none (every jump changes
 // the square's colour, so a cycle has even length), and the solver answers
 // 0 for them at once.
-func WithClosed() Option {
-	return func(cfg *config) error {
-		cfg.given |= optClosed
+func WithClosed() ClosedOption {
+	return closedOpt{option: option{func(cfg *config) error {
 		cfg.closed = true
 		return nil
-	}
+	}}}
 }
 
 // kind names the tours a closed flag asks for, in messages and files.
@@ -259,12 +384,11 @@ func WithClosed() Option {
 // WithReduction turns seed 004's symmetry reduction for counting closed
 // tours on (the default) or off. It never changes a count, only the time;
 // turning it off is for checking exactly that.
-func WithReduction(on bool) Option {
-	return func(cfg *config) error {
-		cfg.given |= optReduction
+func WithReduction(on bool) SearchOption {
+	return searchOpt{option: option{func(cfg *config) error {
 		cfg.reduce = on
 		return nil
-	}
+	}}}
 }
 
 // MaxShards is the most shards WithShard splits a count into. An
@@ -283,15 +407,14 @@ const MaxShards = 1 << 16
 // much smaller than the whole, though: its states mix within a column or
 // two, so each shard soon keeps nearly every state (7x7 in 4 shards: 26
 // million states at the peak in each, 29 million in the whole count).
-func WithShard(i, n int) Option {
-	return func(cfg *config) error {
-		cfg.given |= optShard
+func WithShard(i, n int) ShardOption {
+	return shardOpt{option: option{func(cfg *config) error {
 		if n < 1 || n > MaxShards || i < 0 || i >= n {
 			return fmt.Errorf("%w: shard %d/%d (want 0 <= i < n <= %d)", ErrBadOption, i, n, MaxShards)
 		}
 		cfg.shard, cfg.shards = i, n
 		return nil
-	}
+	}}}
 }
 
 // WithNodeBudget stops a search after about n nodes (squares entered) with
@@ -299,36 +422,33 @@ func WithShard(i, n int) Option {
 // first tour of a large board may be found at once or take years. A budget
 // makes the search run on one goroutine, so that it means the same work
 // every time.
-func WithNodeBudget(n int) Option {
-	return func(cfg *config) error {
-		cfg.given |= optNodeBudget
+func WithNodeBudget(n int) BudgetOption {
+	return budgetOpt{option: option{func(cfg *config) error {
 		if n < 1 {
 			return fmt.Errorf("%w: node budget %d (want at least 1)", ErrBadOption, n)
 		}
 		cfg.budget = uint64(n)
 		return nil
-	}
+	}}}
 }
 
 // withoutRetry keeps FindTour from trying other start squares for a closed
 // tour: it marks the retries themselves.
-func withoutRetry() Option {
-	return func(cfg *config) error {
-		cfg.given |= optTesting
+func withoutRetry() FindTourOption {
+	return findTourOpt{option: option{func(cfg *config) error {
 		cfg.noRetry = true
 		return nil
-	}
+	}}}
 }
 
 // WithFreeEnds makes CountDP count the open tours from every square, not
 // from one start: the number Census.Directed gives, found without a search
 // from each square.
-func WithFreeEnds() Option {
-	return func(cfg *config) error {
-		cfg.given |= optFreeEnds
+func WithFreeEnds() CountDPOption {
+	return countDPOpt{option: option{func(cfg *config) error {
 		cfg.free = true
 		return nil
-	}
+	}}}
 }
 
 // WithMemoryLimit bounds the memory CountDP may use for its states, in
@@ -338,15 +458,14 @@ func WithFreeEnds() Option {
 // a tour can still meet (about a gigabyte on 8 x 9), and what the Go heap
 // grows by during the count past its first 16 MiB; the program itself and
 // the heap it held before the count come on top.
-func WithMemoryLimit(bytes int64) Option {
-	return func(cfg *config) error {
-		cfg.given |= optMemoryLimit
+func WithMemoryLimit(bytes int64) CountDPOption {
+	return countDPOpt{option: option{func(cfg *config) error {
 		if bytes < 1<<20 {
 			return fmt.Errorf("%w: memory limit %d bytes (want at least 1 MiB)", ErrBadOption, bytes)
 		}
 		cfg.memLimit = bytes
 		return nil
-	}
+	}}}
 }
 
 // WithAllLengths makes CountDP count, in the same pass, the tours of every
@@ -357,23 +476,21 @@ func WithMemoryLimit(bytes int64) Option {
 // depends on the board's length, is off), and the start is added where it
 // lies: 6x8 from the corner with every length keeps 21 million states over
 // its squares, against 19.5 million for 6x8 alone with WithEarlyStart.
-func WithAllLengths() Option {
-	return func(cfg *config) error {
-		cfg.given |= optAllLengths
+func WithAllLengths() CountDPOption {
+	return countDPOpt{option: option{func(cfg *config) error {
 		cfg.allLengths = true
 		return nil
-	}
+	}}}
 }
 
 // withBase11 makes CountDP pack its states the way it does for boards 8
 // squares wide swept row by row (17 squares in base 11), so that tests
 // can check that packing on small boards.
-func withBase11() Option {
-	return func(cfg *config) error {
-		cfg.given |= optTesting
+func withBase11() CountDPOption {
+	return countDPOpt{option: option{func(cfg *config) error {
 		cfg.base11 = true
 		return nil
-	}
+	}}}
 }
 
 // WithSpill makes CountDP keep its layers (the states after each square)
@@ -383,15 +500,14 @@ func withBase11() Option {
 // state at most, against about 36 with both layers in memory). The files
 // go as soon as the next layer is whole. Use it for boards whose states
 // do not fit in memory, such as 8 x n from a corner.
-func WithSpill(dir string) Option {
-	return func(cfg *config) error {
-		cfg.given |= optSpill
+func WithSpill(dir string) CountDPOption {
+	return countDPOpt{option: option{func(cfg *config) error {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return fmt.Errorf("%w: WithSpill(%q): not a directory", ErrBadOption, dir)
 		}
 		cfg.spill = dir
 		return nil
-	}
+	}}}
 }
 
 // WithCheckpoint makes CountDP survive a stop. It keeps its layers on
@@ -407,9 +523,8 @@ func WithSpill(dir string) Option {
 // refused with ErrInUse. When the count is done it removes the checkpoint
 // and its files. file's directory must exist, and file, if there, must be
 // a regular file.
-func WithCheckpoint(file string) Option {
-	return func(cfg *config) error {
-		cfg.given |= optCheckpoint
+func WithCheckpoint(file string) CountDPOption {
+	return countDPOpt{option: option{func(cfg *config) error {
 		if st, err := os.Stat(filepath.Dir(file)); err != nil || !st.IsDir() || file == "" {
 			return fmt.Errorf("%w: WithCheckpoint(%q): its directory does not exist", ErrBadOption, file)
 		}
@@ -418,7 +533,7 @@ func WithCheckpoint(file string) Option {
 		}
 		cfg.checkpoint = file
 		return nil
-	}
+	}}}
 }
 
 // WithEarlyStart makes CountDP add the start square where it lies in its
@@ -427,45 +542,41 @@ func WithCheckpoint(file string) Option {
 // fewer states). The count is the same; the states on the way are others:
 // a second, structurally different computation to check a new count by.
 // It applies to counts from a start square.
-func WithEarlyStart() Option {
-	return func(cfg *config) error {
-		cfg.given |= optEarlyStart
+func WithEarlyStart() CountDPOption {
+	return countDPOpt{option: option{func(cfg *config) error {
 		cfg.earlyStart = true
 		return nil
-	}
+	}}}
 }
 
 // WithSweep makes CountDP add the squares of each column in the order s
 // (see Sweep) rather than the one it picks for the board's width. The
 // count is the same; the states on the way are others, so a count made
 // with each is a check of the other.
-func WithSweep(s Sweep) Option {
-	return func(cfg *config) error {
-		cfg.given |= optSweep
+func WithSweep(s Sweep) CountDPOption {
+	return countDPOpt{option: option{func(cfg *config) error {
 		if s < SweepAuto || s > SweepNarrowDown {
 			return fmt.Errorf("%w: WithSweep(%v): not a sweep", ErrBadOption, s)
 		}
 		cfg.sweep = s
 		return nil
-	}
+	}}}
 }
 
 // withLeanStep makes CountDP take its lean step whatever the memory, so
 // that tests can check it against the buffered one.
-func withLeanStep() Option {
-	return func(cfg *config) error {
-		cfg.given |= optTesting
+func withLeanStep() CountDPOption {
+	return countDPOpt{option: option{func(cfg *config) error {
 		cfg.lean = true
 		return nil
-	}
+	}}}
 }
 
 // withAllDemands makes CountDP keep the states whose demands cannot be
 // met, so that tests can check that dropping them changes no count.
-func withAllDemands() Option {
-	return func(cfg *config) error {
-		cfg.given |= optTesting
+func withAllDemands() CountDPOption {
+	return countDPOpt{option: option{func(cfg *config) error {
 		cfg.allDemands = true
 		return nil
-	}
+	}}}
 }

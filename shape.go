@@ -85,17 +85,14 @@ func canonicalOf[S uint16 | uint32](t Tour, cycle bool) []S {
 // tour from every square, or every closed tour, counted once per shape. It
 // enumerates the tours from one square of each class of squares that the
 // symmetries map onto each other, so it is for small boards: 5x5 takes
-// milliseconds, 6x6 open a few seconds. Options are those of NewSolver,
-// except WithStart, WithLimit and WithShard (ErrBadOption).
-func Unique(ctx context.Context, rows, cols int, opts ...Option) (int, error) {
+// milliseconds, 6x6 open a few seconds. It takes the options of
+// RunCensus.
+func Unique(ctx context.Context, rows, cols int, opts ...CensusOption) (int, error) {
 	if err := checkContext(ctx); err != nil {
 		return 0, err
 	}
-	probe, err := NewSolver(rows, cols, opts...)
+	probe, err := NewSolver(rows, cols, pick[SolverOption](opts)...)
 	if err != nil {
-		return 0, err
-	}
-	if err := probe.cfg.only("Unique", everySquareOptions); err != nil {
 		return 0, err
 	}
 	classes := orbits(rows, cols)
@@ -104,7 +101,7 @@ func Unique(ctx context.Context, rows, cols int, opts ...Option) (int, error) {
 	}
 	seen := make(map[string]struct{})
 	for _, class := range classes {
-		s, err := NewSolver(rows, cols, append(opts, WithStart(class[0]))...)
+		s, err := NewSolver(rows, cols, append(pick[SolverOption](opts), WithStart(class[0]))...)
 		if err != nil {
 			return 0, err
 		}

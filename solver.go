@@ -36,12 +36,9 @@ type Solver struct {
 // and parallel calls use GOMAXPROCS workers. Bad sizes give ErrBadSize or
 // ErrTooLarge, a start off the board ErrOffBoard, and bad options
 // ErrBadMoveOrder or ErrBadOption.
-func NewSolver(rows, cols int, opts ...Option) (*Solver, error) {
+func NewSolver(rows, cols int, opts ...SolverOption) (*Solver, error) {
 	cfg, err := newConfig(rows, cols, MaxSquares, opts)
 	if err != nil {
-		return nil, err
-	}
-	if err := cfg.only("NewSolver", solverOptions); err != nil {
 		return nil, err
 	}
 	start, err := cfg.startOn(rows, cols)

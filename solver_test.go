@@ -77,7 +77,7 @@ func lines(t *testing.T, name string) []string {
 	return strings.Split(strings.TrimSpace(string(data)), "\n")
 }
 
-func mustSolver(t testing.TB, rows, cols int, opts ...Option) *Solver {
+func mustSolver(t testing.TB, rows, cols int, opts ...SolverOption) *Solver {
 	t.Helper()
 	s, err := NewSolver(rows, cols, opts...)
 	if err != nil {
@@ -94,7 +94,7 @@ func withoutProbe(s *Solver) *Solver {
 }
 
 // bothWays returns s and a copy of it that never probes.
-func bothWays(t testing.TB, rows, cols int, opts ...Option) []*Solver {
+func bothWays(t testing.TB, rows, cols int, opts ...SolverOption) []*Solver {
 	return []*Solver{mustSolver(t, rows, cols, opts...), withoutProbe(mustSolver(t, rows, cols, opts...))}
 }
 
@@ -142,7 +142,7 @@ func TestSeedListing(t *testing.T) {
 	}
 	for workers := 1; workers <= 8; workers++ {
 		for _, depth := range []int{-1, 0, 1, 2, 5, 11, 20} {
-			opts := []Option{WithWorkers(workers)}
+			opts := []SolverOption{WithWorkers(workers)}
 			if depth >= 0 {
 				opts = append(opts, WithSplitDepth(depth))
 			}
@@ -270,7 +270,7 @@ func TestWorkersAndMirror(t *testing.T) {
 			}
 			for _, workers := range []int{2, 3, 8} {
 				for _, depth := range []int{-1, 1, 4} {
-					opts := []Option{WithStart(start), WithWorkers(workers)}
+					opts := []SolverOption{WithStart(start), WithWorkers(workers)}
 					if depth >= 0 {
 						opts = append(opts, WithSplitDepth(depth))
 					}
@@ -410,7 +410,7 @@ func TestNewSolverErrors(t *testing.T) {
 	tests := []struct {
 		name       string
 		rows, cols int
-		opts       []Option
+		opts       []SolverOption
 		want       error
 	}{
 		{"zero rows", 0, 4, nil, ErrBadSize},
@@ -418,16 +418,16 @@ func TestNewSolverErrors(t *testing.T) {
 		{"negative", -3, 4, nil, ErrBadSize},
 		{"absurd", 1 << 40, 1 << 40, nil, ErrTooLarge},
 		{"too many squares", 300, 300, nil, ErrTooLarge},
-		{"start off board", 3, 4, []Option{WithStart(Coordinate{3, 0})}, ErrOffBoard},
-		{"start negative", 3, 4, []Option{WithStart(Coordinate{0, -1})}, ErrOffBoard},
-		{"short order", 3, 4, []Option{WithMoveOrder(Move{2, 1})}, ErrBadMoveOrder},
-		{"not a jump", 3, 4, []Option{WithMoveOrder(Move{2, 2}, Move{1, 2}, Move{-2, 1}, Move{-1, 2}, Move{2, -1}, Move{1, -2}, Move{-2, -1}, Move{-1, -2})}, ErrBadMoveOrder},
-		{"repeated jump", 3, 4, []Option{WithMoveOrder(Move{1, 2}, Move{1, 2}, Move{-2, 1}, Move{-1, 2}, Move{2, -1}, Move{1, -2}, Move{-2, -1}, Move{-1, -2})}, ErrBadMoveOrder},
-		{"zero workers", 3, 4, []Option{WithWorkers(0)}, ErrBadOption},
-		{"negative depth", 3, 4, []Option{WithSplitDepth(-1)}, ErrBadOption},
-		{"negative limit", 3, 4, []Option{WithLimit(-1)}, ErrBadOption},
-		{"bad shard", 3, 4, []Option{WithShard(-1, 2)}, ErrBadOption},
-		{"progress without func", 3, 4, []Option{WithProgress(1, nil)}, ErrBadOption},
+		{"start off board", 3, 4, []SolverOption{WithStart(Coordinate{3, 0})}, ErrOffBoard},
+		{"start negative", 3, 4, []SolverOption{WithStart(Coordinate{0, -1})}, ErrOffBoard},
+		{"short order", 3, 4, []SolverOption{WithMoveOrder(Move{2, 1})}, ErrBadMoveOrder},
+		{"not a jump", 3, 4, []SolverOption{WithMoveOrder(Move{2, 2}, Move{1, 2}, Move{-2, 1}, Move{-1, 2}, Move{2, -1}, Move{1, -2}, Move{-2, -1}, Move{-1, -2})}, ErrBadMoveOrder},
+		{"repeated jump", 3, 4, []SolverOption{WithMoveOrder(Move{1, 2}, Move{1, 2}, Move{-2, 1}, Move{-1, 2}, Move{2, -1}, Move{1, -2}, Move{-2, -1}, Move{-1, -2})}, ErrBadMoveOrder},
+		{"zero workers", 3, 4, []SolverOption{WithWorkers(0)}, ErrBadOption},
+		{"negative depth", 3, 4, []SolverOption{WithSplitDepth(-1)}, ErrBadOption},
+		{"negative limit", 3, 4, []SolverOption{WithLimit(-1)}, ErrBadOption},
+		{"bad shard", 3, 4, []SolverOption{WithShard(-1, 2)}, ErrBadOption},
+		{"progress without func", 3, 4, []SolverOption{WithProgress(1, nil)}, ErrBadOption},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -459,7 +459,7 @@ func TestLargeBoard(t *testing.T) {
 func TestShardsAddUp(t *testing.T) {
 	ctx := context.Background()
 	for _, closed := range []bool{false, true} {
-		base := []Option{WithWorkers(1)}
+		base := []SolverOption{WithWorkers(1)}
 		if closed {
 			base = append(base, WithClosed())
 		}

@@ -14,7 +14,7 @@ import (
 // back: the same tours, in the same order.
 func TestTourFileRoundTrip(t *testing.T) {
 	for _, closed := range []bool{false, true} {
-		opts := []Option{WithWorkers(4)}
+		opts := []SolverOption{WithWorkers(4)}
 		if closed {
 			opts = append(opts, WithClosed())
 		}

@@ -31,18 +31,15 @@ const defaultBudget = 20_000_000
 //
 // A board without tours, or a start square that no tour can have by the
 // colour argument, gives ErrNoTour at once; a spent budget gives ErrGaveUp.
-// It takes WithStart, WithMoveOrder (the last tie-break), WithClosed and
-// WithNodeBudget; other options give ErrBadOption.
-func Warnsdorff(ctx context.Context, rows, cols int, opts ...Option) (Tour, WarnsdorffStats, error) {
+// Its options (WarnsdorffOption) are WithStart, WithMoveOrder (the last
+// tie-break), WithClosed and WithNodeBudget.
+func Warnsdorff(ctx context.Context, rows, cols int, opts ...WarnsdorffOption) (Tour, WarnsdorffStats, error) {
 	if err := checkContext(ctx); err != nil {
 		return Tour{}, WarnsdorffStats{}, err
 	}
 	begin := time.Now()
-	s, err := NewSolver(rows, cols, opts...)
+	s, err := NewSolver(rows, cols, pick[SolverOption](opts)...) // every WarnsdorffOption is one
 	if err != nil {
-		return Tour{}, WarnsdorffStats{}, err
-	}
-	if err := s.cfg.only("Warnsdorff", warnsdorffOptions); err != nil {
 		return Tour{}, WarnsdorffStats{}, err
 	}
 	if !Exists(rows, cols, s.Closed()) || !StartPossible(rows, cols, s.start, s.Closed()) {

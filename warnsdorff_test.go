@@ -22,7 +22,7 @@ func TestWarnsdorff(t *testing.T) {
 	for rows := 1; rows <= maxSide; rows++ {
 		for cols := 1; cols <= maxSide; cols++ {
 			for _, closed := range []bool{false, true} {
-				opts := append(startOpts(Coordinate{0, 0}, closed), WithNodeBudget(200_000))
+				opts := append(startOpts[WarnsdorffOption](Coordinate{0, 0}, closed), WithNodeBudget(200_000))
 				name := fmt.Sprintf("%dx%d closed=%v", rows, cols, closed)
 				tour, st, err := Warnsdorff(context.Background(), rows, cols, opts...)
 				switch {
@@ -50,7 +50,7 @@ func TestWarnsdorff(t *testing.T) {
 func TestWarnsdorffLarge(t *testing.T) {
 	for _, b := range [][2]int{{100, 100}, {64, 200}, {255, 256}} {
 		for _, closed := range []bool{false, true} {
-			opts := []Option{WithStart(Coordinate{b[0] / 2, b[1] / 3})}
+			opts := []WarnsdorffOption{WithStart(Coordinate{b[0] / 2, b[1] / 3})}
 			if closed {
 				opts = append(opts, WithClosed())
 			}
@@ -102,7 +102,7 @@ func TestFindTour(t *testing.T) {
 	for rows := 1; rows <= maxSide; rows++ {
 		for cols := 1; cols <= maxSide; cols++ {
 			for _, closed := range []bool{false, true} {
-				opts := startOpts(start, closed)
+				opts := startOpts[FindTourOption](start, closed)
 				name := fmt.Sprintf("%dx%d closed=%v", rows, cols, closed)
 				tour, method, err := FindTour(context.Background(), rows, cols, opts...)
 				switch {

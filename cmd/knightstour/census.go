@@ -29,9 +29,13 @@ func runCensus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	c := newCommon("census", stderr, "start")
 	asJSON := c.fs.Bool("json", false, "print one JSON object")
 	unique := c.fs.Bool("unique", false, "also count the tours up to symmetry (small boards: it enumerates them)")
-	rows, cols, opts, err := c.parse(args, "")
+	rows, cols, ch, err := c.parse(args, "")
 	if err != nil {
 		return err
+	}
+	opts, err := optionsFor[knightstour.CensusOption](ch, "census")
+	if err != nil {
+		return usageError{err, c.hint()}
 	}
 	progress := newProgressLine(stderr)
 	if !c.quiet {

@@ -96,7 +96,7 @@ func newCountFlags(c *common) *countFlags {
 
 // options checks the flags against each other, once parsed, and turns
 // those the solver takes into options.
-func (f *countFlags) options(c *common) ([]knightstour.Option, error) {
+func (f *countFlags) options(c *common) ([]knightstour.SolverOption, error) {
 	method, limit := *f.method, *c.limit
 	switch {
 	case method != "auto" && method != "enum" && method != "dp":
@@ -141,13 +141,13 @@ func (f *countFlags) options(c *common) ([]knightstour.Option, error) {
 	if !f.shard.set() {
 		return nil, nil
 	}
-	return []knightstour.Option{knightstour.WithShard(f.shard.i, f.shard.n)}, nil
+	return []knightstour.SolverOption{knightstour.WithShard(f.shard.i, f.shard.n)}, nil
 }
 
 func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	c := newCommon("count", stderr).withLimit()
 	f := newCountFlags(c)
-	s, progress, err := c.setup(args, "", stderr, func() ([]knightstour.Option, error) { return f.options(c) })
+	s, progress, err := c.setup(args, "", stderr, func() ([]knightstour.SolverOption, error) { return f.options(c) })
 	if err != nil {
 		return err
 	}
@@ -229,7 +229,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 // on stderr what a long count is expected to cost.
 func countDP(ctx context.Context, s *knightstour.Solver, c *common, f *countFlags, progress *progressLine, stderr io.Writer, res *countResult) error {
 	rows, cols := s.Rows(), s.Cols()
-	opts := []knightstour.Option{knightstour.WithWorkers(s.Workers())}
+	opts := []knightstour.CountDPOption{knightstour.WithWorkers(s.Workers())}
 	kind := "from a square"
 	switch {
 	case *f.free:

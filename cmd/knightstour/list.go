@@ -99,7 +99,7 @@ func shapes(ctx context.Context, s *knightstour.Solver, limit int) iter.Seq2[kni
 		}
 		seen := map[string]bool{}
 		for _, start := range starts {
-			opts := []knightstour.Option{knightstour.WithStart(start), knightstour.WithMoveOrder(s.Order()...), knightstour.WithWorkers(s.Workers())}
+			opts := []knightstour.SolverOption{knightstour.WithStart(start), knightstour.WithMoveOrder(s.Order()...), knightstour.WithWorkers(s.Workers())}
 			if s.Closed() {
 				opts = append(opts, knightstour.WithClosed())
 			}

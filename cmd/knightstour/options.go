@@ -54,10 +54,14 @@ func (c *common) withLimit() *common {
 // setup parses the command line and builds the solver, with a progress
 // line on stderr unless -quiet: the start of every command. Each of more
 // turns the command's own flags into options once they are parsed.
-func (c *common) setup(args []string, defaultBoard string, stderr io.Writer, more ...func() ([]knightstour.Option, error)) (*knightstour.Solver, *progressLine, error) {
-	rows, cols, opts, err := c.parse(args, defaultBoard)
+func (c *common) setup(args []string, defaultBoard string, stderr io.Writer, more ...func() ([]knightstour.SolverOption, error)) (*knightstour.Solver, *progressLine, error) {
+	rows, cols, ch, err := c.parse(args, defaultBoard)
 	if err != nil {
 		return nil, nil, err
+	}
+	opts, err := optionsFor[knightstour.SolverOption](ch, "NewSolver")
+	if err != nil {
+		return nil, nil, usageError{err, c.hint()}
 	}
 	for _, f := range more { // options from the command's own flags, read after parsing
 		extra, err := f()
@@ -105,14 +109,14 @@ func (c *common) synopsis() string {
 
 // parse reads the flags and the one board argument, and builds the solver
 // options. Flags may come before or after the board.
-func (c *common) parse(args []string, defaultBoard string) (rows, cols int, opts []knightstour.Option, err error) {
+func (c *common) parse(args []string, defaultBoard string) (rows, cols int, ch chosen, err error) {
 	var positional []string
 	for {
 		if err := c.fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return 0, 0, nil, err
+				return 0, 0, ch, err
 			}
-			return 0, 0, nil, usageError{err, c.hint()}
+			return 0, 0, ch, usageError{err, c.hint()}
 		}
 		if c.fs.NArg() == 0 {
 			break
@@ -124,41 +128,77 @@ func (c *common) parse(args []string, defaultBoard string) (rows, cols int, opts
 	case len(positional) == 0 && defaultBoard != "":
 		positional = []string{defaultBoard}
 	case len(positional) != 1:
-		return 0, 0, nil, usageError{fmt.Errorf("want one board such as 4x7, got %d arguments %q", len(positional), positional), c.hint()}
+		return 0, 0, ch, usageError{fmt.Errorf("want one board such as 4x7, got %d arguments %q", len(positional), positional), c.hint()}
 	}
 	rows, cols, err = parseSize(positional[0])
 	if err != nil {
-		return 0, 0, nil, usageError{err, c.hint()}
+		return 0, 0, ch, usageError{err, c.hint()}
 	}
 	if c.workers < 1 || c.workers > knightstour.MaxWorkers {
-		return 0, 0, nil, usageError{fmt.Errorf("-workers %d: want 1 to %d", c.workers, knightstour.MaxWorkers), c.hint()}
+		return 0, 0, ch, usageError{fmt.Errorf("-workers %d: want 1 to %d", c.workers, knightstour.MaxWorkers), c.hint()}
 	}
 	order, err := knightstour.ParseOrder(c.order)
 	if err != nil {
-		return 0, 0, nil, usageError{err, c.hint()}
+		return 0, 0, ch, usageError{err, c.hint()}
 	}
 	// Only the flags given become options, so that a flag the command's
-	// method cannot honour (-order for the construction) is refused by the
-	// library rather than silently ignored.
+	// method cannot honour (-order for the construction) is refused rather
+	// than silently ignored.
 	c.fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
 		case "order":
-			opts = append(opts, knightstour.WithMoveOrder(order...))
+			ch.order = order
 		case "workers":
-			opts = append(opts, knightstour.WithWorkers(c.workers))
+			ch.workers = c.workers
 		}
 	})
-	if c.closed {
-		opts = append(opts, knightstour.WithClosed())
-	}
+	ch.closed = c.closed
 	if c.start != "" {
 		sq, err := knightstour.ParseCoordinate(c.start, rows, cols)
 		if err != nil {
-			return 0, 0, nil, usageError{fmt.Errorf("-start: %w", err), c.hint()}
+			return 0, 0, ch, usageError{fmt.Errorf("-start: %w", err), c.hint()}
 		}
-		opts = append(opts, knightstour.WithStart(sq))
+		ch.start = &sq
 	}
-	return rows, cols, opts, nil
+	return rows, cols, ch, nil
+}
+
+// chosen is what the common flags asked for, to become options of the
+// call a command makes.
+type chosen struct {
+	start   *knightstour.Coordinate // -start, if given
+	order   []knightstour.Move      // -order, if given
+	workers int                     // -workers, if given
+	closed  bool
+}
+
+// optionsFor returns ch as options of O, the kind the call named call
+// takes; a flag whose option that call does not take is an error that
+// names them both.
+func optionsFor[O any](ch chosen, call string) ([]O, error) {
+	var opts []O
+	add := func(flag string, opt any) error {
+		o, ok := opt.(O)
+		if !ok {
+			return fmt.Errorf("%s does not apply to %s", flag, call)
+		}
+		opts = append(opts, o)
+		return nil
+	}
+	var err error
+	if ch.order != nil {
+		err = add("-order", knightstour.WithMoveOrder(ch.order...))
+	}
+	if ch.workers != 0 && err == nil {
+		err = add("-workers", knightstour.WithWorkers(ch.workers))
+	}
+	if ch.closed && err == nil {
+		err = add("-closed", knightstour.WithClosed())
+	}
+	if ch.start != nil && err == nil {
+		err = add("-start", knightstour.WithStart(*ch.start))
+	}
+	return opts, err
 }
 
 // parseSize reads a board size such as "4x7" (rows x columns).

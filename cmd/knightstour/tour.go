@@ -17,7 +17,7 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	svgFile := c.fs.String("svg", "", "also draw the tour as an SVG picture in this file")
 	outFile := c.fs.String("o", "", "also write the tour to this file in the tour file format of 'list -o' (any size; check it with 'knightstour verify')")
 	numbers := c.fs.Bool("numbers", false, "with -svg: write the move numbers in the squares")
-	rows, cols, opts, err := c.parse(args, "")
+	rows, cols, ch, err := c.parse(args, "")
 	if err != nil {
 		return err
 	}
@@ -47,35 +47,9 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	begin := time.Now()
-	var tour knightstour.Tour
-	var summary string
-	switch *method {
-	case "auto":
-		var m knightstour.Method
-		if tour, m, err = knightstour.FindTour(ctx, rows, cols, opts...); err != nil {
-			return usageErrorIf(err, c)
-		}
-		summary = map[knightstour.Method]string{knightstour.MethodSearch: "exact search", knightstour.MethodWarnsdorff: "Warnsdorff's rule", knightstour.MethodConstruct: "guaranteed construction"}[m]
-	case "construct":
-		if tour, err = knightstour.Construct(ctx, rows, cols, opts...); err != nil {
-			return usageErrorIf(err, c)
-		}
-		summary = "guaranteed construction"
-	case "search":
-		s, err := knightstour.NewSolver(rows, cols, opts...)
-		if err != nil {
-			return usageErrorIf(err, c)
-		}
-		if tour, err = s.First(ctx); err != nil {
-			return err
-		}
-		summary = "first tour in move order"
-	default:
-		var st knightstour.WarnsdorffStats
-		if tour, st, err = knightstour.Warnsdorff(ctx, rows, cols, opts...); err != nil {
-			return usageErrorIf(err, c)
-		}
-		summary = fmt.Sprintf("Warnsdorff's rule, %d nodes, %d backtracks", st.Nodes, st.Backtracks)
+	tour, summary, err := findOne(ctx, *method, rows, cols, ch, c)
+	if err != nil {
+		return err
 	}
 	elapsed := time.Since(begin)
 	if rows <= 30 && cols <= 30 {
@@ -121,4 +95,53 @@ func writeTour(out *claim, tour knightstour.Tour) error {
 		return err
 	}
 	return f.commit()
+}
+
+// findOne finds a tour by method, with the common flags' options as that
+// method's call takes them, and says how it was found.
+func findOne(ctx context.Context, method string, rows, cols int, ch chosen, c *common) (knightstour.Tour, string, error) {
+	call := "-method " + method
+	switch method {
+	case "auto":
+		opts, err := optionsFor[knightstour.FindTourOption](ch, call)
+		if err != nil {
+			return knightstour.Tour{}, "", usageError{err, c.hint()}
+		}
+		tour, m, err := knightstour.FindTour(ctx, rows, cols, opts...)
+		if err != nil {
+			return tour, "", usageErrorIf(err, c)
+		}
+		return tour, map[knightstour.Method]string{knightstour.MethodSearch: "exact search", knightstour.MethodWarnsdorff: "Warnsdorff's rule", knightstour.MethodConstruct: "guaranteed construction"}[m], nil
+	case "construct":
+		opts, err := optionsFor[knightstour.ConstructOption](ch, call)
+		if err != nil {
+			return knightstour.Tour{}, "", usageError{err, c.hint()}
+		}
+		tour, err := knightstour.Construct(ctx, rows, cols, opts...)
+		if err != nil {
+			return tour, "", usageErrorIf(err, c)
+		}
+		return tour, "guaranteed construction", nil
+	case "search":
+		opts, err := optionsFor[knightstour.SolverOption](ch, call)
+		if err != nil {
+			return knightstour.Tour{}, "", usageError{err, c.hint()}
+		}
+		s, err := knightstour.NewSolver(rows, cols, opts...)
+		if err != nil {
+			return knightstour.Tour{}, "", usageErrorIf(err, c)
+		}
+		tour, err := s.First(ctx)
+		return tour, "first tour in move order", err
+	default:
+		opts, err := optionsFor[knightstour.WarnsdorffOption](ch, call)
+		if err != nil {
+			return knightstour.Tour{}, "", usageError{err, c.hint()}
+		}
+		tour, st, err := knightstour.Warnsdorff(ctx, rows, cols, opts...)
+		if err != nil {
+			return tour, "", usageErrorIf(err, c)
+		}
+		return tour, fmt.Sprintf("Warnsdorff's rule, %d nodes, %d backtracks", st.Nodes, st.Backtracks), nil
+	}
 }

@@ -186,18 +186,18 @@ type result struct {
 }
 
 // options returns the counter's options for a table.
-func options(rows int, mode string) []knightstour.Option {
+func options(rows int, mode string) []knightstour.CountDPOption {
 	switch mode {
 	case "free":
-		return []knightstour.Option{knightstour.WithFreeEnds()}
+		return []knightstour.CountDPOption{knightstour.WithFreeEnds()}
 	case "closed":
-		return []knightstour.Option{knightstour.WithClosed()}
+		return []knightstour.CountDPOption{knightstour.WithClosed()}
 	}
-	return []knightstour.Option{knightstour.WithStart(knightstour.Coordinate{Row: rows - 1})}
+	return []knightstour.CountDPOption{knightstour.WithStart(knightstour.Coordinate{Row: rows - 1})}
 }
 
 // count counts one board and checks it against any published value.
-func (w *writer) count(rows, cols int, mode string, extra ...knightstour.Option) result {
+func (w *writer) count(rows, cols int, mode string, extra ...knightstour.CountDPOption) result {
 	memo := fmt.Sprintf("%s %dx%d", mode, rows, cols)
 	if r, ok := w.done[memo]; ok && len(extra) == 0 {
 		return r
