@@ -7,6 +7,10 @@ import (
 	"testing"
 )
 
+// exhaustive is set by the exhaustive build tag (.ci/run): it adds the
+// slower cases of some tests.
+const exhaustive = true
+
 // TestCountOEISLong counts n = 17 both ways and n = 18 by constellations
 // (minutes on two cores; .ci/run sets the build tag exhaustive) against
 // OEIS A000170 and A002562.
