@@ -45,7 +45,7 @@ func TestCrashAndConcurrency(t *testing.T) {
 			}
 			return true
 		case st.Sys().(syscall.WaitStatus).Signaled():
-		case st.ExitCode() == exitFail && strings.Contains(out.String(), "in use by process"):
+		case st.ExitCode() == exitFail && strings.Contains(out.String(), "is in use by"):
 		default:
 			t.Errorf("%s: exit %d, %q", name, st.ExitCode(), out.String())
 		}

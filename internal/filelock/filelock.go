@@ -17,6 +17,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ErrHeld is the error, wrapped in a *HeldError, when another process
@@ -62,7 +63,14 @@ func Acquire(name, lockName string) (*Lock, error) {
 		case held:
 			pid := 0
 			if f != nil {
-				pid = holder(f)
+				// The holder writes its ID just after it takes the lock:
+				// a moment's wait lets the message name it.
+				for try := 0; pid == 0 && try < 10; try++ {
+					if try > 0 {
+						time.Sleep(2 * time.Millisecond)
+					}
+					pid = holder(f)
+				}
 				f.Close()
 			}
 			return nil, &HeldError{Name: name, Lock: lockName, PID: pid}
