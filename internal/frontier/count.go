@@ -304,7 +304,7 @@ func (r *counter) count(ctx context.Context, begin time.Time, res *Result) (undi
 			return nil, err
 		}
 		if m != nil {
-			r.resumeFrom = m.Squares
+			r.resumeFrom, r.early = m.Squares, m
 		}
 	}
 	stop := func() {}
@@ -402,7 +402,8 @@ func (r *counter) checkpointGap() time.Duration {
 
 // counter is one count: the board's layout, the mode, and the tables.
 type counter struct {
-	resumeFrom  int // squares done in the checkpoint the count resumes from, if any
+	resumeFrom  int       // squares done in the checkpoint the count resumes from, if any
+	early       *manifest // the checkpoint's manifest as count read it, for the first loadCheckpoint
 	f           *board
 	mode        Mode
 	start       int // index of the start square in the board's order, or -1
