@@ -54,7 +54,7 @@ func TestClosedAgainstReference(t *testing.T) {
 				s := withoutProbe(mustSolver(t, b[0], b[1], WithStart(start), WithClosed(), WithWorkers(2)))
 				for _, wide := range []bool{false, true} {
 					if wide {
-						s.job.g = wideOnly(s.job.g)
+						s.job.Graph = s.job.Graph.WideOnly()
 					}
 					got, err := s.FindMovesParallel(context.Background())
 					if err != nil {
@@ -88,7 +88,7 @@ func TestClosedCounts(t *testing.T) {
 	}
 	for _, b := range boards {
 		for _, start := range b.starts {
-			if testing.Short() && b.rows*b.cols >= 36 && start != (Coordinate{b.rows - 1, 0}) {
+			if (testing.Short() || !exhaustive) && b.rows*b.cols >= 36 && start != (Coordinate{b.rows - 1, 0}) {
 				continue
 			}
 			t.Run(fmt.Sprintf("%dx%d from %v", b.rows, b.cols, start), func(t *testing.T) {

@@ -1,8 +1,11 @@
 package knightstour
 
 import (
+	"context"
 	"errors"
+	"fmt"
 
+	"github.com/euler1758/knightstour/internal/enum"
 	"github.com/euler1758/knightstour/internal/filelock"
 	"github.com/euler1758/knightstour/internal/frontier"
 )
@@ -34,7 +37,7 @@ var (
 	ErrMerge = errors.New("knightstour: cannot merge")
 	// ErrGaveUp reports that a heuristic search used up its budget of
 	// nodes without finding a tour; one may still exist.
-	ErrGaveUp = errors.New("knightstour: gave up")
+	ErrGaveUp = enum.ErrGaveUp
 	// ErrBadFile reports a tour file whose header, a line, or its end is
 	// missing or malformed.
 	ErrBadFile = errors.New("knightstour: not a tour file")
@@ -60,3 +63,12 @@ var (
 	// process holding it.
 	ErrInUse = filelock.ErrHeld
 )
+
+// checkContext refuses a nil context, which every long call needs to be
+// stopped by.
+func checkContext(ctx context.Context) error {
+	if ctx == nil {
+		return fmt.Errorf("%w: a nil context.Context (use context.Background())", ErrMisuse)
+	}
+	return nil
+}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"time"
+
+	"github.com/euler1758/knightstour/internal/enum"
 )
 
 // Options configure a call, and each entry point takes its own kind, so
@@ -254,7 +256,28 @@ type config struct {
 }
 
 func defaultConfig() config {
-	return config{order: SeedOrder(), workers: runtime.GOMAXPROCS(0), splitDepth: -1, probe: probeNodes, reduce: true}
+	return config{order: SeedOrder(), workers: runtime.GOMAXPROCS(0), splitDepth: -1, probe: enum.ProbeNodes, reduce: true}
+}
+
+// search returns what the enumeration engine needs of cfg.
+func (cfg *config) search() enum.Config {
+	c := enum.Config{SplitDepth: cfg.splitDepth, Limit: cfg.limit, Every: cfg.every, Probe: cfg.probe,
+		Shard: cfg.shard, Shards: cfg.shards, Budget: cfg.budget}
+	if fn := cfg.progress; fn != nil {
+		c.Progress = func(p enum.Progress) {
+			fn(Progress{TasksDone: p.TasksDone, Tasks: p.Tasks, Tours: p.Tours, Nodes: p.Nodes, Elapsed: p.Elapsed})
+		}
+	}
+	return c
+}
+
+// jumps returns a move order as the engine's jumps.
+func jumps(order []Move) []enum.Jump {
+	out := make([]enum.Jump, len(order))
+	for i, m := range order {
+		out[i] = enum.Jump{DRow: m.DRow, DCol: m.DCol}
+	}
+	return out
 }
 
 // newConfig checks a board's size against the limit of the method that

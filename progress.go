@@ -1,7 +1,6 @@
 package knightstour
 
 import (
-	"sync/atomic"
 	"time"
 
 	"github.com/euler1758/knightstour/internal/progress"
@@ -66,36 +65,3 @@ func (p Progress) Fraction() float64 { return progress.Fraction(p.TasksDone, p.T
 // ETA estimates the time left from Fraction and Elapsed; it is 0 until
 // some work is done.
 func (p Progress) ETA() time.Duration { return progress.ETA(p.Elapsed, p.Fraction()) }
-
-// tally counts finished tasks for progress reports; every worker adds to it.
-type tally struct {
-	tasks        int
-	start        time.Time
-	done         atomic.Int64
-	tours, nodes atomic.Uint64
-}
-
-func (t *tally) add(tours, nodes uint64) {
-	t.tours.Add(tours)
-	t.nodes.Add(nodes)
-	t.done.Add(1)
-}
-
-func (t *tally) snapshot() Progress {
-	return Progress{
-		TasksDone: int(t.done.Load()),
-		Tasks:     t.tasks,
-		Tours:     t.tours.Load(),
-		Nodes:     t.nodes.Load(),
-		Elapsed:   time.Since(t.start),
-	}
-}
-
-// report calls fn with a snapshot every interval until the returned stop
-// function is called; stop waits for the reporter, then reports once more.
-func (t *tally) report(every time.Duration, fn func(Progress)) (stop func()) {
-	if fn == nil {
-		return func() {}
-	}
-	return progress.Every(every, func() { fn(t.snapshot()) })
-}

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"iter"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 	"time"
 
+	"github.com/euler1758/knightstour/internal/enum"
 	"github.com/euler1758/knightstour/internal/shard"
 )
 
@@ -27,7 +29,7 @@ type Solver struct {
 	rows, cols int
 	start      Coordinate
 	cfg        config
-	job        job // the whole search, as the runners see it: graph, root, ends
+	job        enum.Job // the whole search, as the engine sees it: graph, root, ends
 	last       atomic.Pointer[Tours]
 }
 
@@ -45,17 +47,17 @@ func NewSolver(rows, cols int, opts ...SolverOption) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := newGraph(rows, cols, cfg.order)
+	g := enum.NewGraph(rows, cols, jumps(cfg.order))
 	s := &Solver{rows: rows, cols: cols, start: start, cfg: cfg}
 	root := uint16(start.Row*cols + start.Col)
-	s.job = job{g: g, root: []uint16{root}, cfg: cfg}
+	s.job = enum.Job{Graph: g, Root: []uint16{root}, Config: cfg.search()}
 	if cfg.closed {
 		// The knight always changes colour, so a closed tour, which returns
 		// to its start after n jumps, needs an even number of squares n.
-		if g.n%2 == 1 {
-			s.job.root = nil
+		if g.Squares()%2 == 1 {
+			s.job.Root = nil
 		}
-		s.job.ends = append([]uint16{}, g.next[root].sq[:g.next[root].n]...)
+		s.job.Ends = slices.Clone(g.Jumps(root))
 	}
 	return s, nil
 }
@@ -82,7 +84,7 @@ func (s *Solver) Solutions() *Tours { return s.last.Load() }
 // ready refuses a search by a Solver that NewSolver did not make, or
 // with a nil context.
 func (s *Solver) ready(ctx context.Context) error {
-	if s == nil || s.job.g == nil {
+	if s == nil || s.job.Graph == nil {
 		return fmt.Errorf("%w: a Solver not made by NewSolver", ErrMisuse)
 	}
 	return checkContext(ctx)
@@ -109,7 +111,7 @@ func (s *Solver) collect(ctx context.Context, workers int) (*Tours, error) {
 		return nil, err
 	}
 	ts := newTours(s.rows, s.cols)
-	stats, err := s.job.walk(ctx, workers, func(path []uint16) bool {
+	stats, err := s.walk(ctx, &s.job, workers, func(path []uint16) bool {
 		ts.add(path)
 		return true
 	})
@@ -138,6 +140,13 @@ func (s *Solver) Count(ctx context.Context) (Stats, error) {
 	return st, err
 }
 
+// walk runs j, a search of s's, on workers goroutines (see enum.Job.Walk).
+func (s *Solver) walk(ctx context.Context, j *enum.Job, workers int, yield func([]uint16) bool) (Stats, error) {
+	st, err := j.Walk(ctx, workers, yield)
+	return Stats{Tours: st.Tours, Nodes: st.Nodes, Tasks: st.Tasks, AllTasks: st.AllTasks,
+		Shard: st.Shard, Shards: st.Shards, Workers: st.Workers, Elapsed: st.Elapsed}, err
+}
+
 // describe names the count s makes, for Stats.Job: everything but the
 // workers and the shard, which do not change what is counted.
 func (s *Solver) describe() string {
@@ -145,17 +154,17 @@ func (s *Solver) describe() string {
 }
 
 func (s *Solver) count(ctx context.Context) (Stats, error) {
-	if !s.cfg.closed || !s.cfg.reduce || s.cfg.limit > 0 || s.job.root == nil {
-		return s.job.walk(ctx, s.cfg.workers, nil)
+	if !s.cfg.closed || !s.cfg.reduce || s.cfg.limit > 0 || s.job.Root == nil {
+		return s.walk(ctx, &s.job, s.cfg.workers, nil)
 	}
 	begin := time.Now()
 	var total Stats
-	root := s.job.root[0]
-	for i, a := range s.job.ends {
-		for _, b := range s.job.ends[i+1:] {
+	root := s.job.Root[0]
+	for i, a := range s.job.Ends {
+		for _, b := range s.job.Ends[i+1:] {
 			j := s.job
-			j.root, j.ends = []uint16{root, a}, []uint16{b}
-			st, err := j.walk(ctx, s.cfg.workers, nil)
+			j.Root, j.Ends = []uint16{root, a}, []uint16{b}
+			st, err := s.walk(ctx, &j, s.cfg.workers, nil)
 			total.Tours += 2 * st.Tours
 			total.Nodes += st.Nodes
 			total.Tasks += st.Tasks
@@ -188,7 +197,7 @@ func (s *Solver) All(ctx context.Context) iter.Seq2[Tour, error] {
 			return
 		}
 		stopped := false
-		_, err := s.job.walk(ctx, s.cfg.workers, func(path []uint16) bool {
+		_, err := s.walk(ctx, &s.job, s.cfg.workers, func(path []uint16) bool {
 			if !yield(Tour{rows: s.rows, cols: s.cols, squares: path}, nil) {
 				stopped = true
 				return false

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -89,7 +88,7 @@ func mustSolver(t testing.TB, rows, cols int, opts ...SolverOption) *Solver {
 // withoutProbe makes s cut its tree into tasks even when the whole search
 // would fit in the probe, so that the tests reach the parallel runners.
 func withoutProbe(s *Solver) *Solver {
-	s.cfg.probe = 0
+	s.job.Config.Probe = 0
 	return s
 }
 
@@ -106,25 +105,23 @@ func tourStrings(ts *Tours) []string {
 	return out
 }
 
-// TestFigure2 reproduces every cell of the seed's table, on the board as
-// given and on its mirror image C x R (whose lower-left corner is the image
-// of a corner of R x C), sequentially and on two workers.
+// TestFigure2 reproduces every cell of the seed's table, sequentially and
+// on two workers. figure2 holds each board as R x C and as its mirror image
+// C x R, whose lower-left corner is the image of a corner of R x C.
 func TestFigure2(t *testing.T) {
-	for size, want := range figure2(t) {
-		for _, b := range [][2]int{size, {size[1], size[0]}} {
-			if testing.Short() && want > 100000 {
-				continue
-			}
-			t.Run(fmt.Sprintf("%dx%d", b[0], b[1]), func(t *testing.T) {
-				t.Parallel()
-				for _, workers := range []int{1, 2} {
-					st, err := mustSolver(t, b[0], b[1], WithWorkers(workers)).Count(context.Background())
-					if err != nil || st.Tours != want {
-						t.Errorf("%d workers: Count = %d, %v; want %d", workers, st.Tours, err, want)
-					}
-				}
-			})
+	for b, want := range figure2(t) {
+		if testing.Short() && want > 100000 {
+			continue
 		}
+		t.Run(fmt.Sprintf("%dx%d", b[0], b[1]), func(t *testing.T) {
+			t.Parallel()
+			for _, workers := range []int{1, 2} {
+				st, err := mustSolver(t, b[0], b[1], WithWorkers(workers)).Count(context.Background())
+				if err != nil || st.Tours != want {
+					t.Errorf("%d workers: Count = %d, %v; want %d", workers, st.Tours, err, want)
+				}
+			}
+		})
 	}
 }
 
@@ -224,13 +221,10 @@ func TestAgainstReference(t *testing.T) {
 					start := Coordinate{r, c}
 					want := referenceTours(b[0], b[1], start, order)
 					s := withoutProbe(mustSolver(t, b[0], b[1], WithStart(start), WithMoveOrder(order...), WithWorkers(2)))
+					g := s.job.Graph
 					for _, wide := range []bool{false, true} {
-						s.job.g = newGraph(b[0], b[1], order)
 						if wide {
-							s.job.g = wideOnly(s.job.g)
-						}
-						if _, isWide := newSearcher(s.job.g, new(atomic.Bool), nil).(*wideSearch); isWide != wide {
-							t.Fatalf("wide=%v, but the solver would search with %T", wide, newSearcher(s.job.g, new(atomic.Bool), nil))
+							s.job.Graph = g.WideOnly()
 						}
 						got, err := s.FindMovesParallel(context.Background())
 						if err != nil {
@@ -244,11 +238,6 @@ func TestAgainstReference(t *testing.T) {
 			}
 		}
 	}
-}
-
-// wideOnly strips the bitboard tables from g so that the wide engine runs.
-func wideOnly(g *graph) *graph {
-	return &graph{rows: g.rows, cols: g.cols, n: g.n, next: g.next, colour: g.colour}
 }
 
 // TestWorkersAndMirror checks on boards with many tours that counts and

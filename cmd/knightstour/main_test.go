@@ -168,7 +168,7 @@ func TestCountDPShardsAndCheckpoint(t *testing.T) {
 	dir := t.TempDir()
 	var files []string
 	for i := range 4 {
-		code, out, errOut := runArgs(t, "count", "-method", "dp", "-quiet", "-json", "-shard", fmt.Sprintf("%d/4", i), "6x6")
+		code, out, errOut := runArgs(t, "count", "-method", "dp", "-quiet", "-json", "-shard", fmt.Sprintf("%d/4", i), "5x7")
 		if code != exitOK {
 			t.Fatalf("shard %d: exit %d: %s", i, code, errOut)
 		}
@@ -179,8 +179,8 @@ func TestCountDPShardsAndCheckpoint(t *testing.T) {
 		files = append(files, name)
 	}
 	code, out, errOut := runArgs(t, append([]string{"merge"}, files...)...)
-	if code != exitOK || !strings.Contains(out, `"count":524486`) {
-		t.Fatalf("merge: exit %d, %s %s; want the count 524486", code, out, errOut)
+	if code != exitOK || !strings.Contains(out, `"count":187432`) {
+		t.Fatalf("merge: exit %d, %s %s; want the count 187432", code, out, errOut)
 	}
 
 	ckpt := filepath.Join(dir, "6x7.ckpt")

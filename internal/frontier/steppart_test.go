@@ -127,7 +127,11 @@ func TestCheckpointBetweenPasses(t *testing.T) {
 		if diff := gocmp.Diff(wantLengths, gotLengths); diff != "" {
 			t.Errorf("%dx%d %s: resumed counts by length (-whole +resumed):\n%s", cfg.Rows, cfg.Cols, name, diff)
 		}
-		if got.Resumed != tt.v || len(made) == 0 || made[0] != tt.pass+1 {
+		// The first pass made is numbered tt.pass+1, or higher when it
+		// passed the memory limit and was dropped and made again (the
+		// heap the limit counts varies with the garbage collector's
+		// timing): never one of the passes done before the stop.
+		if got.Resumed != tt.v || len(made) == 0 || made[0] <= tt.pass {
 			t.Errorf("%dx%d %s: resumed after square %d, passes %v of square %d; want after %d, from pass %d",
 				cfg.Rows, cfg.Cols, name, got.Resumed, made, tt.v+1, tt.v, tt.pass+1)
 		}

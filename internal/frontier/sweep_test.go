@@ -36,13 +36,14 @@ func TestSweepsAgree(t *testing.T) {
 		}
 	}
 	allLengths := 7
+	mr, mc := middle()
 	if exhaustive {
 		allLengths = 9
 	}
 	cfgs = append(cfgs,
 		Config{Rows: 5, Cols: allLengths, Mode: FromStart, StartRow: 4, AllLengths: true},
 		Config{Rows: 4, Cols: 9, Mode: Closed, AllLengths: true},
-		Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true},
+		Config{Rows: mr, Cols: mc, Mode: FromStart, StartRow: mr - 1, Lean: true},
 		Config{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, // two limbs
 	)
 	// The sweeps counted against SweepRows; SweepNarrowDown in base 11

@@ -1,4 +1,4 @@
-package knightstour
+package enum
 
 import (
 	"math/bits"
@@ -26,7 +26,7 @@ const stopEvery = 1 << 12
 
 // newSearcher returns the fastest searcher for g. Tours must end on one of
 // ends (nil: anywhere).
-func newSearcher(g *graph, stop *atomic.Bool, ends []uint16) searcher {
+func newSearcher(g *Graph, stop *atomic.Bool, ends []uint16) searcher {
 	if g.adj != nil { // the bitboard tables exist for boards of up to 64 squares
 		s := &bitSearch{g: g, stop: stop, ends: g.full}
 		if ends != nil {
@@ -44,7 +44,7 @@ func newSearcher(g *graph, stop *atomic.Bool, ends []uint16) searcher {
 // squares are one uint64 and each node's pruning is a few dozen bitwise
 // operations, with no allocation.
 type bitSearch struct {
-	g    *graph
+	g    *Graph
 	stop *atomic.Bool
 	ends uint64 // squares a tour may end on
 	path [64]uint16

@@ -1,4 +1,4 @@
-package knightstour
+package enum
 
 import (
 	"context"
@@ -29,31 +29,52 @@ func shardOf(tasks [][]uint16, i, n int) [][]uint16 {
 	return out
 }
 
-// Before cutting the tree, the parallel calls search it on one goroutine
-// for up to probeNodes nodes (a few milliseconds), keeping at most
-// probeBytes of tours: most boards are done by then, faster than any split
-// could do them. Otherwise the probe's work is dropped and the tree cut.
+// ProbeNodes is the default Config.Probe: before cutting the tree, a
+// parallel walk searches it on one goroutine for up to this many nodes (a
+// few milliseconds), keeping at most probeBytes of tours. Most boards are
+// done by then, faster than any split could do them; otherwise the
+// probe's work is dropped and the tree cut.
+const ProbeNodes = 1 << 16
+
 const (
-	probeNodes = 1 << 16
 	probeBytes = 1 << 20
 	unlimited  = ^uint64(0)
 )
 
-// job is one search: the tours that start with root and end on one of
-// ends (nil: anywhere), on graph g.
-type job struct {
-	g    *graph
-	root []uint16
-	ends []uint16
-	cfg  config
+// Config is how a Job searches. Its zero value searches the whole tree,
+// cut automatically, with no limit, budget, shard or reports.
+type Config struct {
+	// SplitDepth is how many jumps below the root the tree is cut into
+	// tasks; -1 chooses it (tasksPerWorker a worker), and 0 with one
+	// worker and no reports searches in one piece.
+	SplitDepth int
+	Limit      uint64 // stop after this many tours; 0: no limit
+	// Progress, when not nil, is called every Every, and once at the end.
+	Progress func(Progress)
+	Every    time.Duration
+	Probe    uint64 // node budget of the single-goroutine try; 0: none
+	// Shard of Shards: walk only every Shards-th task, from the Shard-th,
+	// of a tree cut the same way whatever the workers. Shards 0: all.
+	Shard, Shards int
+	Budget        uint64 // nodes the walk may enter; 0: no limit. One worker.
 }
 
-// walk runs the search on workers goroutines and calls yield with every
+// Job is one search: the tours that start with Root and end on one of
+// Ends (nil: anywhere), on Graph.
+type Job struct {
+	Graph  *Graph
+	Root   []uint16
+	Ends   []uint16
+	Config Config
+}
+
+// Walk runs the search on workers goroutines and calls yield with every
 // tour in order, on the calling goroutine, until yield returns false, the
 // limit is reached or ctx is cancelled. With yield == nil it only counts.
-func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) (Stats, error) {
-	if j.root == nil || len(j.root) > 1 && !j.g.balanced(j.root) { // no tour can exist
-		return Stats{Shard: j.cfg.shard, Shards: max(1, j.cfg.shards)}, ctx.Err()
+// A Root of nil, or one whose squares no tour can follow, has no tours.
+func (j *Job) Walk(ctx context.Context, workers int, yield func([]uint16) bool) (Stats, error) {
+	if j.Root == nil || len(j.Root) > 1 && !j.Graph.balanced(j.Root) { // no tour can exist
+		return Stats{Shard: j.Config.Shard, Shards: max(1, j.Config.Shards)}, ctx.Err()
 	}
 	begin := time.Now()
 	if err := ctx.Err(); err != nil {
@@ -64,34 +85,34 @@ func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) 
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 
-	if j.cfg.budget > 0 {
+	if j.Config.Budget > 0 {
 		workers = 1 // a budget means the same work every time only on one goroutine
 	}
-	depth, target := j.cfg.splitDepth, tasksPerWorker*workers
-	sharded := j.cfg.shards > 0
+	depth, target := j.Config.SplitDepth, tasksPerWorker*workers
+	sharded := j.Config.Shards > 0
 	switch {
 	case sharded:
 		// Every shard must cut the tree the same way, whatever its workers.
-		target = shardTasks * j.cfg.shards
-	case depth < 0 && workers == 1 && j.cfg.progress == nil:
+		target = shardTasks * j.Config.Shards
+	case depth < 0 && workers == 1 && j.Config.Progress == nil:
 		depth = 0 // one unbroken search: nothing to balance or report
 	}
-	if depth < 0 && workers > 1 && j.cfg.probe > 0 && !sharded {
+	if depth < 0 && workers > 1 && j.Config.Probe > 0 && !sharded {
 		if stats, done, err := j.probe(ctx, &stop, yield); done {
 			stats.Elapsed = time.Since(begin)
 			return stats, err
 		}
 	}
-	tasks, nodes := split(newSearcher(j.g, &stop, j.ends), j.g.n, j.root, depth, target)
+	tasks, nodes := split(newSearcher(j.Graph, &stop, j.Ends), j.Graph.n, j.Root, depth, target)
 	allTasks := len(tasks)
 	if sharded {
-		tasks = shardOf(tasks, j.cfg.shard, j.cfg.shards)
-		if j.cfg.shard != 0 {
+		tasks = shardOf(tasks, j.Config.Shard, j.Config.Shards)
+		if j.Config.Shard != 0 {
 			nodes = 0 // the nodes above the tasks count once, in shard 0
 		}
 	}
 	t := &tally{tasks: len(tasks), start: begin}
-	stopReport := t.report(j.cfg.every, j.cfg.progress)
+	stopReport := t.report(j.Config.Every, j.Config.Progress)
 
 	var delivered uint64
 	if inner := yield; inner != nil {
@@ -102,7 +123,7 @@ func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) 
 	}
 	var err error
 	switch {
-	case workers == 1 || len(tasks) <= 1 || j.cfg.budget > 0:
+	case workers == 1 || len(tasks) <= 1 || j.Config.Budget > 0:
 		err = j.walkInOrder(ctx, tasks, t, &stop, yield)
 	case yield == nil:
 		err = j.walkShuffled(tasks, workers, t, &stop)
@@ -115,16 +136,16 @@ func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) 
 		Nodes:    nodes + t.nodes.Load(),
 		Tasks:    len(tasks),
 		AllTasks: allTasks,
-		Shard:    j.cfg.shard,
-		Shards:   max(1, j.cfg.shards),
+		Shard:    j.Config.Shard,
+		Shards:   max(1, j.Config.Shards),
 		Workers:  min(workers, max(1, len(tasks))),
 		Elapsed:  time.Since(begin),
 	}
 	switch {
 	case yield != nil:
 		stats.Tours = delivered
-	case j.cfg.limit > 0:
-		stats.Tours = min(stats.Tours, j.cfg.limit)
+	case j.Config.Limit > 0:
+		stats.Tours = min(stats.Tours, j.Config.Limit)
 	}
 	if err == nil {
 		err = ctx.Err()
@@ -135,8 +156,8 @@ func (j *job) walk(ctx context.Context, workers int, yield func([]uint16) bool) 
 // probe searches the whole tree on the calling goroutine within the probe
 // budget. If it finishes (or reaches the limit) it delivers what it found
 // and reports done; if not, it has delivered nothing.
-func (j *job) probe(ctx context.Context, stop *atomic.Bool, yield func([]uint16) bool) (stats Stats, done bool, err error) {
-	limit := j.cfg.limit
+func (j *Job) probe(ctx context.Context, stop *atomic.Bool, yield func([]uint16) bool) (stats Stats, done bool, err error) {
+	limit := j.Config.Limit
 	var buf []uint16
 	var found uint64
 	reached := false
@@ -154,7 +175,7 @@ func (j *job) probe(ctx context.Context, stop *atomic.Bool, yield func([]uint16)
 			return !reached
 		}
 	}
-	tours, nodes, ok := newSearcher(j.g, stop, j.ends).search(j.root, emit, j.cfg.probe)
+	tours, nodes, ok := newSearcher(j.Graph, stop, j.Ends).search(j.Root, emit, j.Config.Probe)
 	if stop.Load() {
 		return stats, true, ctx.Err()
 	}
@@ -166,15 +187,15 @@ func (j *job) probe(ctx context.Context, stop *atomic.Bool, yield func([]uint16)
 		stats.Tours = found
 	}
 	if yield != nil {
-		n := j.g.n
+		n := j.Graph.n
 		delivered := uint64(0)
 		for ; len(buf) > 0 && yield(buf[:n:n]); buf = buf[n:] {
 			delivered++
 		}
 		stats.Tours = delivered
 	}
-	if j.cfg.progress != nil {
-		j.cfg.progress(Progress{TasksDone: 1, Tasks: 1, Tours: stats.Tours, Nodes: nodes})
+	if j.Config.Progress != nil {
+		j.Config.Progress(Progress{TasksDone: 1, Tasks: 1, Tours: stats.Tours, Nodes: nodes})
 	}
 	return stats, true, nil
 }
@@ -182,8 +203,8 @@ func (j *job) probe(ctx context.Context, stop *atomic.Bool, yield func([]uint16)
 // limited wraps yield so that it also stops at the solver's limit; it
 // returns nil when there is nothing to call, so that a plain count takes
 // the search's fast path.
-func (j *job) limited(yield func([]uint16) bool) func([]uint16) bool {
-	limit := j.cfg.limit
+func (j *Job) limited(yield func([]uint16) bool) func([]uint16) bool {
+	limit := j.Config.Limit
 	if limit == 0 {
 		return yield
 	}
@@ -198,8 +219,8 @@ func (j *job) limited(yield func([]uint16) bool) func([]uint16) bool {
 }
 
 // walkInOrder does the tasks one after another on the calling goroutine.
-func (j *job) walkInOrder(ctx context.Context, tasks [][]uint16, t *tally, stop *atomic.Bool, yield func([]uint16) bool) error {
-	sr := newSearcher(j.g, stop, j.ends)
+func (j *Job) walkInOrder(ctx context.Context, tasks [][]uint16, t *tally, stop *atomic.Bool, yield func([]uint16) bool) error {
+	sr := newSearcher(j.Graph, stop, j.Ends)
 	emit := j.limited(yield)
 	stopped := false // by emit: the caller or the limit
 	if emit != nil {
@@ -210,8 +231,8 @@ func (j *job) walkInOrder(ctx context.Context, tasks [][]uint16, t *tally, stop 
 		}
 	}
 	budget, used := unlimited, uint64(0)
-	if j.cfg.budget > 0 {
-		budget = j.cfg.budget
+	if j.Config.Budget > 0 {
+		budget = j.Config.Budget
 	}
 	for _, task := range tasks {
 		tours, nodes, ok := sr.search(task, emit, budget-used)
@@ -219,7 +240,7 @@ func (j *job) walkInOrder(ctx context.Context, tasks [][]uint16, t *tally, stop 
 		used += nodes
 		if !ok {
 			if !stopped && !stop.Load() {
-				return fmt.Errorf("%w: the node budget of %d is spent", ErrGaveUp, j.cfg.budget)
+				return fmt.Errorf("%w: the node budget of %d is spent", ErrGaveUp, j.Config.Budget)
 			}
 			break
 		}
@@ -234,11 +255,11 @@ func (j *job) walkInOrder(ctx context.Context, tasks [][]uint16, t *tally, stop 
 // The tasks are handed out in a fixed shuffled order, so that big subtrees
 // are spread over the whole run and the share of tasks done estimates the
 // share of work done.
-func (j *job) walkShuffled(tasks [][]uint16, workers int, t *tally, stop *atomic.Bool) error {
+func (j *Job) walkShuffled(tasks [][]uint16, workers int, t *tally, stop *atomic.Bool) error {
 	order := rand.New(rand.NewPCG(1, 2)).Perm(len(tasks))
 	var found atomic.Uint64
 	var emit func([]uint16) bool // nil: the search only counts
-	if limit := j.cfg.limit; limit > 0 {
+	if limit := j.Config.Limit; limit > 0 {
 		emit = func([]uint16) bool {
 			if found.Add(1) >= limit {
 				stop.Store(true) // enough: stop the other workers too
@@ -250,7 +271,7 @@ func (j *job) walkShuffled(tasks [][]uint16, workers int, t *tally, stop *atomic
 	searchers := make([]searcher, workers)
 	err := pool.Run(context.Background(), workers, len(tasks), func(w, i int) error {
 		if searchers[w] == nil {
-			searchers[w] = newSearcher(j.g, stop, j.ends)
+			searchers[w] = newSearcher(j.Graph, stop, j.Ends)
 		}
 		tours, nodes, ok := searchers[w].search(tasks[order[i]], emit, unlimited)
 		t.add(tours, nodes)
@@ -289,11 +310,11 @@ const (
 // token when it has delivered a task's tours, so at most window tasks are
 // ahead of it, and a worker whose output is not wanted yet waits. The task
 // the consumer is waiting for is always running, so this cannot deadlock.
-func (j *job) walkOrdered(ctx context.Context, tasks [][]uint16, workers int, t *tally, stop *atomic.Bool, yield func([]uint16) bool) error {
+func (j *Job) walkOrdered(ctx context.Context, tasks [][]uint16, workers int, t *tally, stop *atomic.Bool, yield func([]uint16) bool) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := ctx.Done()
-	n := j.g.n
+	n := j.Graph.n
 	perChunk := max(1, chunkBytes/2/n)
 	slots := make([]slot, len(tasks))
 	for i := range slots {
@@ -323,7 +344,7 @@ func (j *job) walkOrdered(ctx context.Context, tasks [][]uint16, workers int, t 
 			}
 			i := next.Add(1) - 1
 			if searchers[w] == nil {
-				searchers[w] = newSearcher(j.g, stop, j.ends)
+				searchers[w] = newSearcher(j.Graph, stop, j.Ends)
 			}
 			if !j.produce(searchers[w], tasks[i], slots[i], perChunk, free, done, t) {
 				return errStopped
@@ -370,7 +391,7 @@ deliver:
 
 // produce runs one task and sends its tours to out in chunks, closing out
 // at the end. It returns false if the run was stopped.
-func (j *job) produce(sr searcher, task []uint16, out slot, perChunk int, free chan chunk, done <-chan struct{}, t *tally) bool {
+func (j *Job) produce(sr searcher, task []uint16, out slot, perChunk int, free chan chunk, done <-chan struct{}, t *tally) bool {
 	defer close(out)
 	var c chunk
 	emit := func(path []uint16) bool {

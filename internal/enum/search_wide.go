@@ -1,4 +1,4 @@
-package knightstour
+package enum
 
 import (
 	"math/bits"
@@ -12,7 +12,7 @@ import (
 // has no size limit, and since it derives the rules a second way the tests
 // run it on small boards too, as a cross-check.
 type wideSearch struct {
-	g        *graph
+	g        *Graph
 	stop     *atomic.Bool
 	visited  []bool
 	degree   []int8   // unvisited neighbours of every square
@@ -25,7 +25,7 @@ type wideSearch struct {
 	endOK    []bool
 }
 
-func newWideSearch(g *graph, stop *atomic.Bool, ends []uint16) *wideSearch {
+func newWideSearch(g *Graph, stop *atomic.Bool, ends []uint16) *wideSearch {
 	s := &wideSearch{
 		g:       g,
 		stop:    stop,

@@ -1,4 +1,4 @@
-package knightstour
+package enum
 
 // split cuts the search tree below the prefix root into tasks: the prefixes
 // of depth more jumps (fewer where the board is too small) that survive pruning, listed

@@ -1,10 +1,10 @@
-package knightstour
+package enum
 
 import "math/bits"
 
-// graph is the knight graph of one board under one move order, built once
-// per Solver so that the search only looks things up.
-type graph struct {
+// Graph is the knight graph of one board under one move order, built once
+// per search so that the search only looks things up.
+type Graph struct {
 	rows, cols, n int
 	next          []neighbours // jumps from each square, in move order
 	colour        []uint8      // (row+col) % 2: the knight graph is bipartite
@@ -33,15 +33,28 @@ type shift struct {
 	from uint64
 }
 
-func newGraph(rows, cols int, order []Move) *graph {
+// Jump is one knight move: DRow rows down and DCol columns right.
+type Jump struct{ DRow, DCol int }
+
+// jumps are the knight's eight moves, in no order that matters: the
+// bitboard shifts need one each.
+var jumps = [8]Jump{{-2, 1}, {-1, 2}, {1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}}
+
+// on reports whether square (r, c) lies on the board.
+func (g *Graph) on(r, c int) bool { return r >= 0 && r < g.rows && c >= 0 && c < g.cols }
+
+// NewGraph returns the knight graph of a rows x cols board whose square s
+// is row s/cols, column s%cols, with each square's jumps in order (the
+// caller's move order: eight distinct knight moves).
+func NewGraph(rows, cols int, order []Jump) *Graph {
 	n := rows * cols
-	g := &graph{rows: rows, cols: cols, n: n, next: make([]neighbours, n), colour: make([]uint8, n)}
+	g := &Graph{rows: rows, cols: cols, n: n, next: make([]neighbours, n), colour: make([]uint8, n)}
 	for s := range n {
-		c := Coordinate{s / cols, s % cols}
-		g.colour[s] = uint8((c.Row + c.Col) & 1)
+		r, c := s/cols, s%cols
+		g.colour[s] = uint8((r + c) & 1)
 		for _, m := range order {
-			if t := c.Offset(m.DRow, m.DCol); t.Contains(rows, cols) {
-				g.next[s].sq[g.next[s].n] = uint16(t.Row*cols + t.Col)
+			if g.on(r+m.DRow, c+m.DCol) {
+				g.next[s].sq[g.next[s].n] = uint16((r+m.DRow)*cols + c + m.DCol)
 				g.next[s].n++
 			}
 		}
@@ -71,10 +84,10 @@ func newGraph(rows, cols int, order []Move) *graph {
 			g.outer |= 1 << s
 		}
 	}
-	for i, m := range SeedOrder() {
+	for i, m := range jumps {
 		g.shifts[i].by = m.DRow*cols + m.DCol
 		for s := range n {
-			if (Coordinate{s / cols, s % cols}).Offset(m.DRow, m.DCol).Contains(rows, cols) {
+			if g.on(s/cols+m.DRow, s%cols+m.DCol) {
 				g.shifts[i].from |= 1 << s
 			}
 		}
@@ -82,11 +95,25 @@ func newGraph(rows, cols int, order []Move) *graph {
 	return g
 }
 
+// Squares returns the number of squares of the board.
+func (g *Graph) Squares() int { return g.n }
+
+// Jumps returns the squares one jump from square s, in move order. The
+// slice is the graph's: do not change it.
+func (g *Graph) Jumps(s uint16) []uint16 { return g.next[s].sq[:g.next[s].n] }
+
+// WideOnly returns a copy of g without the bitboard tables, so that the
+// wide engine searches it whatever its size: for tests that hold the two
+// engines against each other.
+func (g *Graph) WideOnly() *Graph {
+	return &Graph{rows: g.rows, cols: g.cols, n: g.n, next: g.next, colour: g.colour, isOuter: g.isOuter}
+}
+
 // balanced reports whether the unvisited squares can be walked as one path
 // starting next to cur: the path alternates colours and begins on the colour
 // opposite to cur, so that colour must hold ceil(k/2) of the k squares. The
 // count never changes along a path, so the search tests it once, at its root.
-func (g *graph) balanced(path []uint16) bool {
+func (g *Graph) balanced(path []uint16) bool {
 	var count [2]int
 	seen := make([]bool, g.n)
 	for _, s := range path {
@@ -105,7 +132,7 @@ func (g *graph) balanced(path []uint16) bool {
 // degrees returns the squares of free that have at least one and at least
 // two neighbours in free, counting all eight jumps at once with a bitwise
 // adder.
-func (g *graph) degrees(free uint64) (atLeast1, atLeast2 uint64) {
+func (g *Graph) degrees(free uint64) (atLeast1, atLeast2 uint64) {
 	for _, sh := range &g.shifts {
 		var x uint64
 		if sh.by > 0 {
@@ -123,7 +150,7 @@ func (g *graph) degrees(free uint64) (atLeast1, atLeast2 uint64) {
 // low returns the squares of free with at most one neighbour in free, and
 // whether some square of free has none, from scratch; the search keeps the
 // same set up to date as it goes.
-func (g *graph) low(free uint64) (low uint64, isolated bool) {
+func (g *Graph) low(free uint64) (low uint64, isolated bool) {
 	atLeast1, atLeast2 := g.degrees(free)
 	return free &^ atLeast2, atLeast1 != free
 }
@@ -150,7 +177,7 @@ func (g *graph) low(free uint64) (low uint64, isolated bool) {
 //
 // Every rule removes only subtrees without tours, so the order in which
 // tours are found, and their number, do not change.
-func (g *graph) moves(cur int, free, low, ends uint64, k int) uint64 {
+func (g *Graph) moves(cur int, free, low, ends uint64, k int) uint64 {
 	adj := g.adj[cur&63] & free
 	end := ends & free & g.colours[g.colour[cur]^uint8(k&1)] // candidates for uk
 	if k == 1 {
@@ -207,7 +234,7 @@ func (g *graph) moves(cur int, free, low, ends uint64, k int) uint64 {
 // slots turns a set of squares next to cur into the set of their positions
 // in cur's neighbour list, so that the search can take them in move order
 // by counting trailing zeros.
-func (g *graph) slots(cur int, squares uint64) uint8 {
+func (g *Graph) slots(cur int, squares uint64) uint8 {
 	var m uint8
 	base := (cur & 63) * 64
 	for ; squares != 0; squares &= squares - 1 {
