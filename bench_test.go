@@ -46,7 +46,7 @@ func benchFind(b *testing.B, rows, cols, workers int, want int) {
 		if err != nil || ts.Len() != want {
 			b.Fatalf("found %d, %v; want %d", ts.Len(), err, want)
 		}
-		st, bytes = ts.Stats(), ts.Bytes()
+		st, bytes = ts.Stats(), ts.size()
 	}
 	report(b, st)
 	b.ReportMetric(float64(bytes)/1e6, "MB-stored")

@@ -34,7 +34,7 @@ func RunCensus(ctx context.Context, rows, cols int, opts ...CensusOption) (*Cens
 		return nil, err
 	}
 	begin := time.Now()
-	c := &Census{Rows: rows, Cols: cols, Closed: probe.Closed(), counts: make([]uint64, rows*cols)}
+	c := &Census{Rows: rows, Cols: cols, Closed: probe.cfg.closed, counts: make([]uint64, rows*cols)}
 	for _, class := range orbits(rows, cols) {
 		s, err := NewSolver(rows, cols, append(pick[SolverOption](opts), WithStart(class[0]))...)
 		if err != nil {
@@ -100,6 +100,6 @@ func (c *Census) String() string {
 		}
 		sb.WriteByte('\n')
 	}
-	fmt.Fprintf(&sb, "%dx%d %s tours: %d directed, %d undirected\n", c.Rows, c.Cols, KindOf(c.Closed), c.Directed(), c.Undirected())
+	fmt.Fprintf(&sb, "%dx%d %s tours: %d directed, %d undirected\n", c.Rows, c.Cols, kindOf(c.Closed), c.Directed(), c.Undirected())
 	return sb.String()
 }

@@ -102,7 +102,7 @@ func TestCensusString(t *testing.T) {
 // bijection) and knight jumps onto knight jumps.
 func TestSymmetries(t *testing.T) {
 	for _, b := range [][2]int{{5, 5}, {3, 4}, {4, 7}} {
-		syms := Symmetries(b[0], b[1])
+		syms := symmetries(b[0], b[1])
 		if want := map[bool]int{true: 8, false: 4}[b[0] == b[1]]; len(syms) != want {
 			t.Errorf("%dx%d: %d symmetries, want %d", b[0], b[1], len(syms), want)
 		}
@@ -111,7 +111,7 @@ func TestSymmetries(t *testing.T) {
 			for r := range b[0] {
 				for k := range b[1] {
 					c := Coordinate{r, k}
-					img := s.Apply(c, b[0], b[1])
+					img := s.apply(c, b[0], b[1])
 					if !img.Contains(b[0], b[1]) || seen[img] {
 						t.Errorf("%dx%d %v: %v maps to %v, off the board or twice", b[0], b[1], s, c, img)
 					}
@@ -121,7 +121,7 @@ func TestSymmetries(t *testing.T) {
 						if !d.Contains(b[0], b[1]) {
 							continue
 						}
-						i2 := s.Apply(d, b[0], b[1])
+						i2 := s.apply(d, b[0], b[1])
 						if !(Move{i2.Row - img.Row, i2.Col - img.Col}).isKnight() {
 							t.Errorf("%v: jump %v-%v maps to %v-%v", s, c, d, img, i2)
 						}
@@ -138,7 +138,7 @@ func TestSymmetries(t *testing.T) {
 func naiveShape(rows, cols int, path []Coordinate, cycle bool) string {
 	var forms []string
 	n := len(path)
-	for _, s := range Symmetries(rows, cols) {
+	for _, s := range symmetries(rows, cols) {
 		for _, rev := range []bool{false, true} {
 			shifts := 1
 			if cycle {
@@ -151,7 +151,7 @@ func naiveShape(rows, cols int, path []Coordinate, cycle bool) string {
 					if rev {
 						j = (n - 1 - i + shift) % n
 					}
-					c := s.Apply(path[j], rows, cols)
+					c := s.apply(path[j], rows, cols)
 					fmt.Fprintf(&sb, "%04d", c.Row*cols+c.Col)
 				}
 				forms = append(forms, sb.String())
@@ -182,7 +182,7 @@ func TestUnique(t *testing.T) {
 						c, _ := ParseCoordinate(f, b.rows, b.cols)
 						path = append(path, c)
 					}
-					closed, _ := Validate(b.rows, b.cols, path)
+					closed, _ := validate(b.rows, b.cols, path)
 					if b.closed && !closed {
 						continue
 					}
@@ -222,7 +222,7 @@ func TestSameShape(t *testing.T) {
 	var other []Coordinate
 	for i := range n {
 		c := path[(n+7-i)%n]
-		other = append(other, MirrorLeftRight.Apply(c, 5, 6))
+		other = append(other, mirrorLeftRight.apply(c, 5, 6))
 	}
 	mirrored, err := NewTour(5, 6, other)
 	if err != nil {

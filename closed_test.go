@@ -20,7 +20,7 @@ func closedOnly(t *testing.T, rows, cols int, listing []string) []string {
 			}
 			path = append(path, c)
 		}
-		if closed, err := Validate(rows, cols, path); err != nil {
+		if closed, err := validate(rows, cols, path); err != nil {
 			t.Fatal(err)
 		} else if closed {
 			out = append(out, line)
@@ -97,7 +97,7 @@ func TestClosedCounts(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if tour.Closed() {
+					if tour.closed() {
 						want++
 					}
 				}
@@ -139,7 +139,7 @@ func TestClosedFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	closed, err := Validate(6, 6, tour.Coordinates())
+	closed, err := validate(6, 6, tour.Coordinates())
 	if err != nil || !closed {
 		t.Errorf("First closed tour %v: closed %v, %v", tour, closed, err)
 	}

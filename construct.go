@@ -8,10 +8,10 @@ import (
 	"github.com/euler1758/knightstour/internal/construct"
 )
 
-// MaxConstructSquares is the largest board Construct builds a tour on. It
+// maxConstructSquares is the largest board Construct builds a tour on. It
 // needs eight bytes a square while it works (the links of the tour, then
 // the tour itself in four), so the limit is 8 GiB of memory.
-const MaxConstructSquares = 1 << 30
+const maxConstructSquares = 1 << 30
 
 // Construct builds one tour of an R x C board (closed with WithClosed) from
 // the start square (WithStart; the default is the lower-left corner),
@@ -43,12 +43,12 @@ const MaxConstructSquares = 1 << 30
 // strip or of a board small enough to be one block proves it. WithWorkers
 // sets how many goroutines lay the blocks' tours out (the result does not
 // depend on it); WithStart and WithClosed are the other ConstructOptions.
-// Boards of more than MaxConstructSquares squares give ErrTooLarge.
+// Boards of more than 2^30 squares give ErrTooLarge.
 func Construct(ctx context.Context, rows, cols int, opts ...ConstructOption) (Tour, error) {
 	if err := checkContext(ctx); err != nil {
 		return Tour{}, err
 	}
-	cfg, err := newConfig(rows, cols, MaxConstructSquares, opts)
+	cfg, err := newConfig(rows, cols, maxConstructSquares, opts)
 	if err != nil {
 		return Tour{}, err
 	}
@@ -56,8 +56,8 @@ func Construct(ctx context.Context, rows, cols int, opts ...ConstructOption) (To
 	if err != nil {
 		return Tour{}, err
 	}
-	noTour := fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, KindOf(cfg.closed), rows, cols, start)
-	if !Exists(rows, cols, cfg.closed) || !StartPossible(rows, cols, start, cfg.closed) {
+	noTour := fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kindOf(cfg.closed), rows, cols, start)
+	if !Exists(rows, cols, kindOf(cfg.closed)) || !StartPossible(rows, cols, start, kindOf(cfg.closed)) {
 		return Tour{}, noTour
 	}
 	if err := ctx.Err(); err != nil {

@@ -26,8 +26,8 @@ func checkConstructed(t *testing.T, rows, cols int, start Coordinate, closed boo
 		t.Errorf("%dx%d from %v: %v", rows, cols, start, err)
 		return
 	}
-	if tour.Rows() != rows || tour.Cols() != cols || tour.Start() != start || closed && !tour.Closed() {
-		t.Errorf("%dx%d from %v closed=%v: got a %dx%d tour from %v, closed=%v", rows, cols, start, closed, tour.Rows(), tour.Cols(), tour.Start(), tour.Closed())
+	if tour.Rows() != rows || tour.Cols() != cols || tour.Start() != start || closed && !tour.closed() {
+		t.Errorf("%dx%d from %v closed=%v: got a %dx%d tour from %v, closed=%v", rows, cols, start, closed, tour.Rows(), tour.Cols(), tour.Start(), tour.closed())
 	}
 }
 
@@ -67,7 +67,7 @@ func TestConstructBlocks(t *testing.T) {
 				}
 				for _, start := range starts {
 					tour, err := Construct(ctx, rows, cols, startOpts[ConstructOption](start, closed)...)
-					want := Exists(rows, cols, closed) && StartPossible(rows, cols, start, closed)
+					want := Exists(rows, cols, kindOf(closed)) && StartPossible(rows, cols, start, kindOf(closed))
 					switch {
 					case want && err != nil:
 						t.Errorf("%dx%d from %v closed=%v: %v", rows, cols, start, closed, err)
@@ -143,7 +143,7 @@ func TestConstructStrips(t *testing.T) {
 						}
 						var want bool
 						if closed {
-							want = Exists(rows, cols, true)
+							want = Exists(rows, cols, Closed)
 						} else if rows*cols <= MaxSquares {
 							want = wantOpen(t, rows, cols, start)
 						}
@@ -278,7 +278,7 @@ func TestShapeOfLargeTour(t *testing.T) {
 	}
 	mirror := Tour{rows: 300, cols: 300, wide: make([]uint32, tour.Len())}
 	for i := range tour.Len() {
-		c := MirrorLeftRight.Apply(tour.At(i), 300, 300)
+		c := mirrorLeftRight.apply(tour.At(i), 300, 300)
 		mirror.wide[i] = uint32(c.Row*300 + c.Col)
 	}
 	if !SameShape(tour, mirror) {

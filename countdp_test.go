@@ -51,7 +51,10 @@ func TestCountDPFigure2(t *testing.T) {
 // mirrored square.
 func TestCountDPAgainstEnumeration(t *testing.T) {
 	ctx := context.Background()
-	boards := [][2]int{{1, 1}, {1, 4}, {2, 5}, {3, 3}, {3, 4}, {3, 5}, {3, 6}, {3, 7}, {3, 8}, {3, 10}, {4, 4}, {4, 5}, {4, 6}, {5, 5}, {4, 7}, {5, 6}}
+	boards := [][2]int{{1, 1}, {1, 4}, {2, 5}, {3, 3}, {3, 4}, {3, 5}, {3, 6}, {3, 7}, {3, 8}, {3, 10}, {4, 4}, {4, 5}, {4, 6}, {5, 5}}
+	if exhaustive {
+		boards = append(boards, [2]int{4, 7}, [2]int{5, 6})
+	}
 	for _, b := range boards {
 		rows, cols := b[0], b[1]
 		t.Run(fmt.Sprintf("%dx%d", rows, cols), func(t *testing.T) {
@@ -536,9 +539,13 @@ func TestCountDPAllLengths(t *testing.T) {
 		{5, 7, nil},
 		{4, 10, []CountDPOption{WithFreeEnds()}},
 		{3, 20, []CountDPOption{WithClosed()}},
+		{6, 5, []CountDPOption{WithClosed()}},
 		{5, 8, []CountDPOption{WithClosed()}},
 		{9, 4, []CountDPOption{WithStart(Coordinate{2, 1})}}, // transposed: cut into k x 4
 	} {
+		if b.rows*b.cols == 40 && !exhaustive {
+			continue // 5x8 closed, every length: with -tags exhaustive
+		}
 		res := mustCountDP(t, b.rows, b.cols, append(b.opts, WithAllLengths())...)
 		var got, want []string
 		for k := 1; k <= max(b.rows, b.cols); k++ {

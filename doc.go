@@ -47,7 +47,7 @@
 // With WithClosed the solver keeps to closed tours, whose last square is a
 // jump from the first; RunCensus counts the tours from every square of a
 // board, Unique counts them up to the board's symmetries, and TourWriter and
-// ReadTours store very many tours in about a byte per square.
+// TourReader store very many tours in about a byte per square.
 //
 // To count tours far beyond what can be listed, CountDP counts them by
 // dynamic programming over a frontier of squares (open from a start, with

@@ -28,7 +28,7 @@ func ExampleRunCensus() {
 
 // Exists answers from the existence theorems, without a search.
 func ExampleExists() {
-	fmt.Println(knightstour.Exists(3, 4, false), knightstour.Exists(3, 4, true), knightstour.Exists(5, 5, true), knightstour.Exists(6, 6, true))
+	fmt.Println(knightstour.Exists(3, 4, knightstour.Open), knightstour.Exists(3, 4, knightstour.Closed), knightstour.Exists(5, 5, knightstour.Closed), knightstour.Exists(6, 6, knightstour.Closed))
 	// Output:
 	// true false false true
 }
@@ -51,9 +51,9 @@ func ExampleWarnsdorff() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(t.Len(), t.Closed(), t.Check() == nil)
+	fmt.Println(t.Len(), t.Kind(), t.Check() == nil)
 	// Output:
-	// 900 true true
+	// 900 closed true
 }
 
 // FindTour picks the search, Warnsdorff's rule or the construction, and
@@ -63,9 +63,9 @@ func ExampleFindTour() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(method, t.Len(), t.Closed())
+	fmt.Println(method, t.Len(), t.Kind())
 	// Output:
-	// search 64 true
+	// search 64 closed
 }
 
 // A count split into shards, added up: what the CLI's merge does with the
@@ -112,7 +112,11 @@ func ExampleNewTourWriter() {
 		panic(err)
 	}
 	fmt.Print(file.String())
-	for t, err := range knightstour.ReadTours(&file) {
+	r, err := knightstour.NewTourReader(&file)
+	if err != nil {
+		panic(err)
+	}
+	for t, err := range r.Tours() {
 		if err != nil {
 			panic(err)
 		}
@@ -167,7 +171,7 @@ func ExampleStartPossible() {
 	// On 5x5 an open tour starts and ends on the colour of the corners,
 	// which has one square more.
 	for _, sq := range []knightstour.Coordinate{{0, 0}, {1, 1}, {0, 1}} {
-		fmt.Println(sq, knightstour.StartPossible(5, 5, sq, false))
+		fmt.Println(sq, knightstour.StartPossible(5, 5, sq, knightstour.Open))
 	}
 	// Output:
 	// {0,0} true
@@ -237,17 +241,6 @@ func ExampleNewBoard() {
 	//    0    0    2    0
 	//    1    0    0    0
 	// true
-}
-
-// Symmetries lists the maps of a board onto itself: eight for a square,
-// four for a rectangle.
-func ExampleSymmetries() {
-	fmt.Println(len(knightstour.Symmetries(8, 8)), len(knightstour.Symmetries(5, 6)))
-	s := knightstour.Symmetries(5, 6)[1]
-	fmt.Println(s, s.Apply(knightstour.Coordinate{Row: 4, Col: 0}, 5, 6))
-	// Output:
-	// 8 4
-	// rotate 180 {0,5}
 }
 
 // CanonicalPath is Canonical for open tours: a path and the same path read

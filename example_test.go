@@ -99,7 +99,7 @@ func ExampleSolver_All() {
 		if err != nil {
 			panic(err)
 		}
-		if tour.Closed() {
+		if tour.Kind() == knightstour.Closed {
 			closed++
 			if closed == 3 {
 				fmt.Println("third closed tour ends at", tour.End())
@@ -130,9 +130,10 @@ func ExampleParseCoordinate() {
 	// b is not a square
 }
 
-func ExampleValidate() {
+// NewTour checks the path it is given: here too short for the board.
+func ExampleNewTour_notATour() {
 	path := []knightstour.Coordinate{{Row: 2, Col: 0}, {Row: 1, Col: 2}, {Row: 0, Col: 0}, {Row: 1, Col: 1}}
-	_, err := knightstour.Validate(3, 4, path)
+	_, err := knightstour.NewTour(3, 4, path)
 	fmt.Println(err)
 	// Output: knightstour: not a knight's tour: 4 squares, a 3x4 board has 12
 }
@@ -176,6 +177,6 @@ func ExampleConstruct() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(tour.Len(), tour.Start(), tour.Closed(), tour.Check())
-	// Output: 6000000 {1000,1500} true <nil>
+	fmt.Println(tour.Len(), tour.Start(), tour.Kind(), tour.Check())
+	// Output: 6000000 {1000,1500} closed <nil>
 }

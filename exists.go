@@ -1,8 +1,7 @@
 package knightstour
 
 // Exists reports, without searching, whether an R x C board has a knight's
-// tour: a closed one if closed, else an open one (closed tours are open
-// tours too). It applies, with m <= n the two sides:
+// tour of the given kind (closed tours are open tours too). It applies, with m <= n the two sides:
 //
 //   - Schwenk (1991): a closed tour exists unless m and n are both odd,
 //     m is 1, 2 or 4, or m = 3 and n is 4, 6 or 8;
@@ -11,12 +10,12 @@ package knightstour
 //
 // The tests check both statements against exhaustive search on every board
 // up to 6x6.
-func Exists(rows, cols int, closed bool) bool {
+func Exists(rows, cols int, kind Kind) bool {
 	m, n := min(rows, cols), max(rows, cols)
 	if m < 1 {
 		return false
 	}
-	if closed {
+	if kind == Closed {
 		switch {
 		case m%2 == 1 && n%2 == 1, m == 1, m == 2, m == 4:
 			return false
@@ -45,12 +44,12 @@ func Exists(rows, cols int, closed bool) bool {
 // length and needs an even board. It is a quick necessary condition, not a
 // guarantee: on 3 x n and 4 x n boards some squares of the right colour
 // start no tour either (4x5: none from its middle rows).
-func StartPossible(rows, cols int, start Coordinate, closed bool) bool {
+func StartPossible(rows, cols int, start Coordinate, kind Kind) bool {
 	if !start.Contains(rows, cols) {
 		return false
 	}
 	if rows*cols%2 == 0 {
 		return true
 	}
-	return !closed && (start.Row+start.Col)%2 == 0
+	return kind == Open && (start.Row+start.Col)%2 == 0
 }

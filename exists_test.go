@@ -19,13 +19,13 @@ func TestExistsAgainstSearch(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got, want := Exists(rows, cols, closed), c.Directed() > 0; got != want {
+				if got, want := Exists(rows, cols, kindOf(closed)), c.Directed() > 0; got != want {
 					t.Errorf("Exists(%d, %d, closed=%v) = %v, search says %v", rows, cols, closed, got, want)
 				}
 				for r := range rows {
 					for k := range cols {
 						sq := Coordinate{r, k}
-						if c.At(sq) > 0 && !StartPossible(rows, cols, sq, closed) {
+						if c.At(sq) > 0 && !StartPossible(rows, cols, sq, kindOf(closed)) {
 							t.Errorf("%dx%d closed=%v: StartPossible(%v) = false, but %d tours start there", rows, cols, closed, sq, c.At(sq))
 						}
 					}
@@ -46,8 +46,8 @@ func TestExistsLarger(t *testing.T) {
 			}
 			_, err := mustSolver(t, b[0], b[1], opts...).First(context.Background())
 			// From the corner: open tours of these boards all exist from a corner.
-			if found := err == nil; found != Exists(b[0], b[1], closed) {
-				t.Errorf("%dx%d closed=%v: first tour from the corner found=%v, Exists says %v", b[0], b[1], closed, found, Exists(b[0], b[1], closed))
+			if found := err == nil; found != Exists(b[0], b[1], kindOf(closed)) {
+				t.Errorf("%dx%d closed=%v: first tour from the corner found=%v, Exists says %v", b[0], b[1], closed, found, Exists(b[0], b[1], kindOf(closed)))
 			}
 		}
 	}

@@ -51,7 +51,7 @@ func FindTour(ctx context.Context, rows, cols int, opts ...FindTourOption) (Tour
 	if err := checkContext(ctx); err != nil {
 		return Tour{}, 0, err
 	}
-	if _, err := newConfig(rows, cols, MaxConstructSquares, opts); err != nil {
+	if _, err := newConfig(rows, cols, maxConstructSquares, opts); err != nil {
 		return Tour{}, 0, err
 	}
 	if rows*cols > MaxSquares {
@@ -74,8 +74,8 @@ func findTour(ctx context.Context, rows, cols int, opts ...FindTourOption) (Tour
 	if err != nil {
 		return Tour{}, 0, err
 	}
-	if !Exists(rows, cols, s.Closed()) || !StartPossible(rows, cols, s.start, s.Closed()) {
-		return Tour{}, 0, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, KindOf(s.Closed()), rows, cols, s.start)
+	if !Exists(rows, cols, kindOf(s.cfg.closed)) || !StartPossible(rows, cols, s.start, kindOf(s.cfg.closed)) {
+		return Tour{}, 0, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kindOf(s.cfg.closed), rows, cols, s.start)
 	}
 	search := func() (Tour, error) {
 		// The move order sends the knight along the rows and up first, so
@@ -86,14 +86,14 @@ func findTour(ctx context.Context, rows, cols int, opts ...FindTourOption) (Tour
 		if rows > cols {
 			R, C, start = cols, rows, Coordinate{s.start.Col, s.start.Row}
 		}
-		sym := Identity // each of these four reflections is its own inverse
+		sym := identity // each of these four reflections is its own inverse
 		if start.Row < R/2 {
-			sym = MirrorUpDown
+			sym = mirrorUpDown
 		}
 		if start.Col >= (C+1)/2 {
-			sym = map[Symmetry]Symmetry{Identity: MirrorLeftRight, MirrorUpDown: Rotate180}[sym]
+			sym = map[symmetry]symmetry{identity: mirrorLeftRight, mirrorUpDown: rotate180}[sym]
 		}
-		r, err := NewSolver(R, C, append(solverOpts, WithStart(sym.Apply(start, R, C)), WithNodeBudget(findBudget))...)
+		r, err := NewSolver(R, C, append(solverOpts, WithStart(sym.apply(start, R, C)), WithNodeBudget(findBudget))...)
 		if err != nil {
 			return Tour{}, err
 		}
@@ -103,7 +103,7 @@ func findTour(ctx context.Context, rows, cols int, opts ...FindTourOption) (Tour
 		}
 		out := Tour{rows: rows, cols: cols, squares: make([]uint16, len(t.squares))}
 		for i := range t.squares {
-			c := sym.Apply(t.At(i), R, C)
+			c := sym.apply(t.At(i), R, C)
 			if rows > cols {
 				c = Coordinate{c.Col, c.Row}
 			}
@@ -120,7 +120,7 @@ func findTour(ctx context.Context, rows, cols int, opts ...FindTourOption) (Tour
 		methods = []Method{MethodSearch, MethodWarnsdorff}
 	}
 	t, m, err := findFrom(methods, search, heuristic)
-	if err == nil || !s.Closed() || s.cfg.noRetry || !errors.Is(err, ErrGaveUp) {
+	if err == nil || !s.cfg.closed || s.cfg.noRetry || !errors.Is(err, ErrGaveUp) {
 		return t, m, err
 	}
 	// A closed tour is a cycle: one found from any square, started where

@@ -15,7 +15,7 @@ func TestMethodString(t *testing.T) {
 }
 
 func TestKindString(t *testing.T) {
-	got := []string{Open.String(), Closed.String(), KindOf(true).String(), Kind(5).String()}
+	got := []string{Open.String(), Closed.String(), kindOf(true).String(), Kind(5).String()}
 	want := []string{"open", "closed", "closed", "Kind(5)"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Kind.String (-want +got):\n%s", diff)

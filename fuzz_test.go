@@ -16,7 +16,7 @@ func FuzzParseOrder(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		order, err := ParseOrder(s)
-		if err == nil && (len(order) != 8 || ValidateOrder(order) != nil) {
+		if err == nil && (len(order) != 8 || validateOrder(order) != nil) {
 			t.Errorf("ParseOrder(%q) = %v, accepted but not a move order", s, order)
 		}
 	})
@@ -44,7 +44,7 @@ func FuzzReadTours(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for tour, err := range ReadTours(bytes.NewReader(data)) {
+		for tour, err := range readTours(bytes.NewReader(data)) {
 			if err != nil {
 				return
 			}

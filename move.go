@@ -39,10 +39,10 @@ func WirthOrder() []Move {
 	return []Move{{2, 1}, {1, 2}, {-1, 2}, {-2, 1}, {-2, -1}, {-1, -2}, {1, -2}, {2, -1}}
 }
 
-// ValidateOrder checks that order lists each of the eight knight jumps
+// validateOrder checks that order lists each of the eight knight jumps
 // exactly once. A shorter or repeated list would search a different problem,
 // so it is rejected with ErrBadMoveOrder.
-func ValidateOrder(order []Move) error {
+func validateOrder(order []Move) error {
 	if len(order) != 8 {
 		return fmt.Errorf("%w: %d jumps given, want all 8 knight jumps once each", ErrBadMoveOrder, len(order))
 	}
@@ -61,8 +61,8 @@ func ValidateOrder(order []Move) error {
 
 // ParseOrder reads a move order. It accepts the names "seed" (SeedOrder) and
 // "wirth" (WirthOrder), or eight jumps written as "(2,1) (1,2) ..." with
-// any mix of spaces, commas and slashes between them; the result must pass
-// ValidateOrder.
+// any mix of spaces, commas and slashes between them: eight different
+// knight's jumps, or ErrBadMoveOrder.
 func ParseOrder(s string) ([]Move, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "seed", "default":
@@ -87,7 +87,7 @@ func ParseOrder(s string) ([]Move, error) {
 		order = append(order, Move{r, c})
 		rest = strings.TrimLeft(rest[end+1:], " ,/;")
 	}
-	if err := ValidateOrder(order); err != nil {
+	if err := validateOrder(order); err != nil {
 		return nil, err
 	}
 	return order, nil

@@ -38,7 +38,7 @@ func TestParseOrder(t *testing.T) {
 
 func TestOrdersAreValid(t *testing.T) {
 	for _, o := range [][]Move{SeedOrder(), WirthOrder()} {
-		if err := ValidateOrder(o); err != nil {
+		if err := validateOrder(o); err != nil {
 			t.Errorf("ValidateOrder(%v) = %v", o, err)
 		}
 	}

@@ -325,7 +325,7 @@ func WithStart(c Coordinate) StartOption {
 // and so the order in which tours are found. The default is SeedOrder.
 func WithMoveOrder(order ...Move) OrderOption {
 	return orderOpt{option: option{func(cfg *config) error {
-		if err := ValidateOrder(order); err != nil {
+		if err := validateOrder(order); err != nil {
 			return err
 		}
 		cfg.order = append([]Move(nil), order...)

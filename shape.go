@@ -13,7 +13,7 @@ import (
 // Canonical also chooses the starting square; use CanonicalPath to treat a
 // closed tour as the path it is.
 func Canonical(t Tour) Tour {
-	if t.Closed() {
+	if t.closed() {
 		return canonical(t, true)
 	}
 	return canonical(t, false)
@@ -51,9 +51,9 @@ func canonicalOf[S uint16 | uint32](t Tour, cycle bool) []S {
 	cand := make([]S, n)
 	mapped := make([]S, n)
 	first := true
-	for _, s := range Symmetries(t.rows, t.cols) {
+	for _, s := range symmetries(t.rows, t.cols) {
 		for i := range n {
-			c := s.Apply(t.At(i), t.rows, t.cols)
+			c := s.apply(t.At(i), t.rows, t.cols)
 			mapped[i] = S(c.Row*t.cols + c.Col)
 		}
 		// Each reading starts at 0 and goes forwards or backwards: for a
@@ -96,7 +96,7 @@ func Unique(ctx context.Context, rows, cols int, opts ...CensusOption) (int, err
 		return 0, err
 	}
 	classes := orbits(rows, cols)
-	if probe.Closed() {
+	if probe.cfg.closed {
 		classes = classes[:1] // every closed tour passes through every square
 	}
 	seen := make(map[string]struct{})
@@ -109,7 +109,7 @@ func Unique(ctx context.Context, rows, cols int, opts ...CensusOption) (int, err
 			if err != nil {
 				return 0, err
 			}
-			key := canonical(t, probe.Closed()).squares
+			key := canonical(t, probe.cfg.closed).squares
 			seen[string(u16bytes(key))] = struct{}{}
 		}
 	}

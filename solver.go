@@ -150,7 +150,7 @@ func (s *Solver) walk(ctx context.Context, j *enum.Job, workers int, yield func(
 // describe names the count s makes, for Stats.Job: everything but the
 // workers and the shard, which do not change what is counted.
 func (s *Solver) describe() string {
-	return fmt.Sprintf("%v tours of %dx%d from %v, move order %v, limit %d", KindOf(s.cfg.closed), s.Rows(), s.Cols(), s.start, s.cfg.order, s.cfg.limit)
+	return fmt.Sprintf("%v tours of %dx%d from %v, move order %v, limit %d", kindOf(s.cfg.closed), s.Rows(), s.Cols(), s.start, s.cfg.order, s.cfg.limit)
 }
 
 func (s *Solver) count(ctx context.Context) (Stats, error) {
@@ -210,8 +210,9 @@ func (s *Solver) All(ctx context.Context) iter.Seq2[Tour, error] {
 	}
 }
 
-// Closed reports whether the solver looks for closed tours only.
-func (s *Solver) Closed() bool { return s.cfg.closed }
+// Kind returns the kind of tours the solver looks for: Closed with
+// WithClosed, else Open.
+func (s *Solver) Kind() Kind { return kindOf(s.cfg.closed) }
 
 // First returns the first tour in order, the one the Pascal program of
 // seed 002 prints, or ErrNoTour if there is none.

@@ -388,12 +388,12 @@ func TestStoredToursAreCompact(t *testing.T) {
 	if ts.Len() != 524486 {
 		t.Fatalf("Len = %d", ts.Len())
 	}
-	if b := ts.Bytes(); b > 2*36*524486+listChunkBytes {
+	if b := ts.size(); b > 2*36*524486+listChunkBytes {
 		t.Errorf("tours take %d bytes, want at most 2 per square plus one chunk", b)
 	}
 	for _, i := range []int{0, 1, 262243, 524485} {
 		tour := ts.At(i)
-		if _, err := Validate(6, 6, tour.Coordinates()); err != nil || tour.Start() != (Coordinate{5, 0}) {
+		if _, err := validate(6, 6, tour.Coordinates()); err != nil || tour.Start() != (Coordinate{5, 0}) {
 			t.Errorf("tour %d: %v, starts at %v", i, err, tour.Start())
 		}
 	}
@@ -440,7 +440,7 @@ func TestLargeBoard(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%dx%d: %v", b[0], b[1], err)
 		}
-		if _, err := Validate(b[0], b[1], tour.Coordinates()); err != nil {
+		if _, err := validate(b[0], b[1], tour.Coordinates()); err != nil {
 			t.Errorf("%dx%d: %v", b[0], b[1], err)
 		}
 	}

@@ -48,7 +48,7 @@ func WriteSVG(w io.Writer, t Tour, opts SVGOptions) error {
 		x, y := centre(i)
 		fmt.Fprintf(bw, "%g,%g ", x, y)
 	}
-	if t.Closed() {
+	if t.closed() {
 		x, y := centre(0)
 		fmt.Fprintf(bw, "%g,%g", x, y)
 	}

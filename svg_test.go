@@ -64,7 +64,7 @@ func TestSVG(t *testing.T) {
 			}
 		}
 		wantPoints := tour.Len()
-		if tour.Closed() {
+		if tour.closed() {
 			wantPoints++
 		}
 		wantTexts := 0

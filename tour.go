@@ -19,10 +19,12 @@ type Tour struct {
 	wide       []uint32 // the same, on boards of more than MaxSquares squares
 }
 
-// NewTour checks that path is a knight's tour of an R x C board (see
-// Validate) and returns it as a Tour.
+// NewTour checks that path is a knight's tour of an R x C board and returns
+// it as a Tour: it has R*C squares, each on the board and visited once, and
+// each step is a knight's jump. A board of a bad size gives ErrBadSize; a
+// path that is not a tour gives a *TourError.
 func NewTour(rows, cols int, path []Coordinate) (Tour, error) {
-	if _, err := Validate(rows, cols, path); err != nil {
+	if _, err := validate(rows, cols, path); err != nil {
 		return Tour{}, err
 	}
 	sq := make([]uint16, len(path))
@@ -75,9 +77,9 @@ func (t Tour) Coordinates() []Coordinate {
 	return out
 }
 
-// Closed reports whether the last square is a knight's jump from the first,
+// closed reports whether the last square is a knight's jump from the first,
 // so that the tour can be walked as a cycle. A one-square tour is not closed.
-func (t Tour) Closed() bool {
+func (t Tour) closed() bool {
 	if t.Len() < 2 {
 		return false
 	}
@@ -136,12 +138,12 @@ func (e *TourError) Error() string {
 // Is makes errors.Is(err, ErrInvalidTour) true for every *TourError.
 func (e *TourError) Is(target error) bool { return target == ErrInvalidTour }
 
-// Validate checks that path is a knight's tour of an R x C board: it has
+// validate checks that path is a knight's tour of an R x C board: it has
 // R*C squares, each on the board and visited once, and each step is a
 // knight's jump. It also reports whether the tour is closed (its last square
 // is a jump from its first). A board of a bad size gives ErrBadSize; a path
 // that is not a tour gives a *TourError.
-func Validate(rows, cols int, path []Coordinate) (closed bool, err error) {
+func validate(rows, cols int, path []Coordinate) (closed bool, err error) {
 	if err := checkSize(rows, cols); err != nil {
 		return false, err
 	}
@@ -168,12 +170,12 @@ func Validate(rows, cols int, path []Coordinate) (closed bool, err error) {
 	for i, c := range path {
 		t.squares[i] = uint16(c.Row*cols + c.Col)
 	}
-	return t.Closed(), nil
+	return t.closed(), nil
 }
 
 // Check verifies that t visits every square of its board once by knight's
 // jumps, with about one bit of memory a square, so it can check the tours
-// of boards too large for Validate's list of coordinates. A tour that is
+// of boards too large for a list of coordinates (NewTour). A tour that is
 // not one gives a *TourError.
 func (t Tour) Check() error {
 	return t.check(make([]uint64, (t.rows*t.cols+63)/64))
@@ -218,8 +220,8 @@ const (
 	Closed
 )
 
-// KindOf returns Closed if closed is true, else Open.
-func KindOf(closed bool) Kind {
+// kindOf returns Closed if closed is true, else Open.
+func kindOf(closed bool) Kind {
 	if closed {
 		return Closed
 	}
@@ -238,4 +240,4 @@ func (k Kind) String() string {
 }
 
 // Kind returns Closed for a closed tour, Open for an open one.
-func (t Tour) Kind() Kind { return KindOf(t.Closed()) }
+func (t Tour) Kind() Kind { return kindOf(t.closed()) }

@@ -32,7 +32,7 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			closed, err := Validate(tt.rows, tt.cols, tt.path)
+			closed, err := validate(tt.rows, tt.cols, tt.path)
 			if closed != tt.closed || !errors.Is(err, tt.err) {
 				t.Errorf("Validate = %v, %v; want %v, %v", closed, err, tt.closed, tt.err)
 			}
@@ -59,7 +59,7 @@ func TestTourAccessors(t *testing.T) {
 		t.Fatal(err)
 	}
 	if tour.Len() != 12 || tour.Rows() != 3 || tour.Cols() != 4 || tour.Start() != (Coordinate{2, 0}) ||
-		tour.End() != (Coordinate{1, 0}) || tour.Closed() {
+		tour.End() != (Coordinate{1, 0}) || tour.closed() {
 		t.Errorf("accessors wrong for %v", tour)
 	}
 	if _, err := NewTour(3, 4, tour.Coordinates()); err != nil {

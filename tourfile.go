@@ -60,7 +60,7 @@ func NewTourWriter(w io.Writer, rows, cols int, kind Kind) *TourWriter {
 	case w == nil:
 		tw.err = fmt.Errorf("%w: a TourWriter to a nil io.Writer", ErrMisuse)
 	default:
-		tw.err = checkSizeUpTo(rows, cols, MaxConstructSquares)
+		tw.err = checkSizeUpTo(rows, cols, maxConstructSquares)
 	}
 	return tw
 }
@@ -74,7 +74,7 @@ func (tw *TourWriter) Write(t Tour) error {
 	if t.rows != tw.rows || t.cols != tw.cols || t.Len() == 0 {
 		return fmt.Errorf("%w: a tour of %dx%d written to a %dx%d file", ErrInvalidTour, t.rows, t.cols, tw.rows, tw.cols)
 	}
-	if tw.closed && !t.Closed() {
+	if tw.closed && !t.closed() {
 		return fmt.Errorf("%w: an open tour written to a file of closed tours", ErrInvalidTour)
 	}
 	if err := tw.header(); err != nil {
@@ -133,7 +133,7 @@ func (tw *TourWriter) header() error {
 		return nil
 	}
 	tw.wrote = true
-	_, err := fmt.Fprintf(tw.w, "%s %dx%d %s\n", tourFileMagic, tw.rows, tw.cols, KindOf(tw.closed))
+	_, err := fmt.Fprintf(tw.w, "%s %dx%d %s\n", tourFileMagic, tw.rows, tw.cols, kindOf(tw.closed))
 	return err
 }
 
@@ -154,8 +154,8 @@ func (e *FileError) Unwrap() error { return e.Err }
 const maxHeader = 256
 
 // A TourReader reads a tour file (see NewTourWriter): the header when it is
-// made, the tours as Tours asks for them. It reads boards of any size up to
-// MaxConstructSquares, a line at a time: its memory is a few bytes a square
+// made, the tours as Tours asks for them. It reads boards of any size that
+// Construct builds (up to 2^30 squares), a line at a time: its memory is a few bytes a square
 // of the board, whatever the number of tours.
 type TourReader struct {
 	rows, cols int
@@ -186,7 +186,7 @@ func NewTourReader(r io.Reader) (*TourReader, error) {
 	r1, c1, ok2 := strings.Cut(size, "x")
 	rows, err1 := strconv.Atoi(r1)
 	cols, err2 := strconv.Atoi(c1)
-	if !ok || !ok2 || err1 != nil || err2 != nil || checkSizeUpTo(rows, cols, MaxConstructSquares) != nil ||
+	if !ok || !ok2 || err1 != nil || err2 != nil || checkSizeUpTo(rows, cols, maxConstructSquares) != nil ||
 		(kind != "open" && kind != "closed") || text != fmt.Sprintf("%s %dx%d %s", tourFileMagic, rows, cols, kind) {
 		return nil, bad // the last test refuses signs, zeros in front, spaces and junk after the kind
 	}
@@ -201,7 +201,7 @@ func (tr *TourReader) Rows() int { return tr.rows }
 func (tr *TourReader) Cols() int { return tr.cols }
 
 // Kind is Closed if the file promises closed tours only, else Open.
-func (tr *TourReader) Kind() Kind { return KindOf(tr.closed) }
+func (tr *TourReader) Kind() Kind { return kindOf(tr.closed) }
 
 // readLine returns the next line without its newline (\n or \r\n), false
 // at the end of the file, or a *FileError for a line longer than limit
@@ -324,15 +324,15 @@ func (t *Tour) decode(start int, jumps string, seen []uint64, closed bool) error
 	if err := t.check(seen); err != nil {
 		return err
 	}
-	if closed && !t.Closed() {
+	if closed && !t.closed() {
 		return &TourError{-1, "the file holds closed tours, this one is open"}
 	}
 	return nil
 }
 
-// ReadTours reads a tour file: NewTourReader, then its Tours; a bad header
+// readTours reads a tour file: NewTourReader, then its Tours; a bad header
 // is the first and only error it yields.
-func ReadTours(r io.Reader) iter.Seq2[Tour, error] {
+func readTours(r io.Reader) iter.Seq2[Tour, error] {
 	return func(yield func(Tour, error) bool) {
 		tr, err := NewTourReader(r)
 		if err != nil {

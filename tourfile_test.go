@@ -20,7 +20,7 @@ func TestTourFileRoundTrip(t *testing.T) {
 		}
 		s := withoutProbe(mustSolver(t, 5, 6, opts...))
 		var buf bytes.Buffer
-		tw := NewTourWriter(&buf, 5, 6, KindOf(closed))
+		tw := NewTourWriter(&buf, 5, 6, kindOf(closed))
 		var want []string
 		for tour, err := range s.All(context.Background()) {
 			if err != nil {
@@ -38,7 +38,7 @@ func TestTourFileRoundTrip(t *testing.T) {
 			t.Errorf("%.1f bytes per 30-square tour; the format promises about one per square", per)
 		}
 		var got []string
-		for tour, err := range ReadTours(&buf) {
+		for tour, err := range readTours(&buf) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +83,7 @@ func TestTourFileFormat(t *testing.T) {
 func TestReadToursCRLF(t *testing.T) {
 	file := "# knightstour 3x4 open\r\n8:37037025165\r\n# end 1\r\n"
 	n := 0
-	for _, err := range ReadTours(strings.NewReader(file)) {
+	for _, err := range readTours(strings.NewReader(file)) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +127,7 @@ func TestReadToursRejects(t *testing.T) {
 	for _, tt := range tests {
 		var err error
 		n := 0
-		for _, e := range ReadTours(strings.NewReader(tt.file)) {
+		for _, e := range readTours(strings.NewReader(tt.file)) {
 			if e != nil {
 				err = e
 				break

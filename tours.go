@@ -71,8 +71,8 @@ func (ts *Tours) All() iter.Seq2[int, Tour] {
 	}
 }
 
-// Bytes returns the memory the tours occupy.
-func (ts *Tours) Bytes() int {
+// size returns the memory the tours occupy.
+func (ts *Tours) size() int {
 	if ts == nil {
 		return 0
 	}

@@ -44,8 +44,8 @@ func Warnsdorff(ctx context.Context, rows, cols int, opts ...WarnsdorffOption) (
 	if err != nil {
 		return Tour{}, WarnsdorffStats{}, err
 	}
-	if !Exists(rows, cols, s.Closed()) || !StartPossible(rows, cols, s.start, s.Closed()) {
-		return Tour{}, WarnsdorffStats{}, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, KindOf(s.Closed()), rows, cols, s.start)
+	if !Exists(rows, cols, kindOf(s.cfg.closed)) || !StartPossible(rows, cols, s.start, kindOf(s.cfg.closed)) {
+		return Tour{}, WarnsdorffStats{}, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kindOf(s.cfg.closed), rows, cols, s.start)
 	}
 	if err := ctx.Err(); err != nil {
 		return Tour{}, WarnsdorffStats{}, err
@@ -66,5 +66,5 @@ func Warnsdorff(ctx context.Context, rows, cols int, opts ...WarnsdorffOption) (
 	case st.Nodes >= budget:
 		return Tour{}, st, fmt.Errorf("%w after %d nodes and %d backtracks on %dx%d from %v", ErrGaveUp, st.Nodes, st.Backtracks, rows, cols, s.start)
 	}
-	return Tour{}, st, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, KindOf(s.Closed()), rows, cols, s.start)
+	return Tour{}, st, fmt.Errorf("%w: no %s tour of %dx%d starts on %v", ErrNoTour, kindOf(s.cfg.closed), rows, cols, s.start)
 }

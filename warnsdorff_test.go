@@ -26,13 +26,13 @@ func TestWarnsdorff(t *testing.T) {
 				name := fmt.Sprintf("%dx%d closed=%v", rows, cols, closed)
 				tour, st, err := Warnsdorff(context.Background(), rows, cols, opts...)
 				switch {
-				case !Exists(rows, cols, closed):
+				case !Exists(rows, cols, kindOf(closed)):
 					if !errors.Is(err, ErrNoTour) || st.Nodes != 0 {
 						t.Errorf("%s: %v after %d nodes; want ErrNoTour at once", name, err, st.Nodes)
 					}
 				case err == nil:
 					found++
-					isClosed, verr := Validate(rows, cols, tour.Coordinates())
+					isClosed, verr := validate(rows, cols, tour.Coordinates())
 					if verr != nil || closed && !isClosed || tour.Start() != (Coordinate{0, 0}) {
 						t.Errorf("%s: %v, closed %v, start %v", name, verr, isClosed, tour.Start())
 					}
@@ -59,7 +59,7 @@ func TestWarnsdorffLarge(t *testing.T) {
 				t.Errorf("%dx%d closed=%v: %v", b[0], b[1], closed, err)
 				continue
 			}
-			if isClosed, err := Validate(b[0], b[1], tour.Coordinates()); err != nil || closed && !isClosed {
+			if isClosed, err := validate(b[0], b[1], tour.Coordinates()); err != nil || closed && !isClosed {
 				t.Errorf("%dx%d closed=%v: %v", b[0], b[1], closed, err)
 			}
 			t.Logf("%dx%d closed=%v: %d nodes, %d backtracks", b[0], b[1], closed, st.Nodes, st.Backtracks)
@@ -106,12 +106,12 @@ func TestFindTour(t *testing.T) {
 				name := fmt.Sprintf("%dx%d closed=%v", rows, cols, closed)
 				tour, method, err := FindTour(context.Background(), rows, cols, opts...)
 				switch {
-				case !Exists(rows, cols, closed):
+				case !Exists(rows, cols, kindOf(closed)):
 					if !errors.Is(err, ErrNoTour) {
 						t.Errorf("%s: %v, want ErrNoTour", name, err)
 					}
 				case err == nil:
-					isClosed, verr := Validate(rows, cols, tour.Coordinates())
+					isClosed, verr := validate(rows, cols, tour.Coordinates())
 					if verr != nil || closed && !isClosed || tour.Start() != start {
 						t.Errorf("%s (%s): %v, closed %v, start %v", name, method, verr, isClosed, tour.Start())
 					}

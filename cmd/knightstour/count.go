@@ -153,11 +153,11 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	rows, cols := s.Rows(), s.Cols()
 	res := countResult{
-		Kind: "tours", Rows: rows, Cols: cols, Start: s.Start().String(), Order: fmt.Sprint(s.Order()), Closed: s.Closed(),
+		Kind: "tours", Rows: rows, Cols: cols, Start: s.Start().String(), Order: fmt.Sprint(s.Order()), Closed: s.Kind() == knightstour.Closed,
 		Free: *f.free, Limit: *c.limit, Shard: f.shard.i, Shards: max(1, f.shard.n),
 	}
 	res.Algebraic, _ = s.Start().Algebraic(rows, cols)
-	if *f.free || s.Closed() {
+	if *f.free || s.Kind() == knightstour.Closed {
 		res.Start, res.Algebraic = "", ""
 	}
 	res.Method = chooseMethod(*f.method, rows, cols, *c.limit > 0)
@@ -234,7 +234,7 @@ func countDP(ctx context.Context, s *knightstour.Solver, c *common, f *countFlag
 	switch {
 	case *f.free:
 		opts, kind = append(opts, knightstour.WithFreeEnds()), "free"
-	case s.Closed():
+	case s.Kind() == knightstour.Closed:
 		opts, kind = append(opts, knightstour.WithClosed()), "closed"
 	default:
 		opts = append(opts, knightstour.WithStart(s.Start()))
@@ -298,7 +298,7 @@ func printCount(stdout io.Writer, s *knightstour.Solver, free bool, shard shardF
 	rows, cols := s.Rows(), s.Cols()
 	kind, from := "", " from "+describe(s.Start(), rows, cols)
 	switch {
-	case s.Closed():
+	case s.Kind() == knightstour.Closed:
 		kind, from = "closed ", " (from any one square, both directions)"
 	case free:
 		from = " (from every square, both directions)"
@@ -312,7 +312,7 @@ func printCount(stdout io.Writer, s *knightstour.Solver, free bool, shard shardF
 		noun = "tour"
 	}
 	fmt.Fprintf(stdout, "%s %s%s of %dx%d%s%s\n", grouped(res.Count), kind, noun, rows, cols, from, part)
-	if s.Closed() && rows*cols%2 == 1 {
+	if s.Kind() == knightstour.Closed && rows*cols%2 == 1 {
 		fmt.Fprintln(stdout, "(a closed tour needs an even number of squares: every jump changes colour)")
 		return
 	}

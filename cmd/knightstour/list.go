@@ -23,7 +23,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	tours := s.All(ctx)
 	if *unique {
-		if c.start != "" && !s.Closed() {
+		if c.start != "" && s.Kind() != knightstour.Closed {
 			return usageError{fmt.Errorf("-unique lists the open tours of every square: -start has no meaning"), c.hint()}
 		}
 		tours = shapes(ctx, s, *c.limit)
@@ -43,7 +43,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var write func(knightstour.Tour) error
 	var flush, end func() error
 	if *outFile != "" || *compact {
-		tw := knightstour.NewTourWriter(out, s.Rows(), s.Cols(), knightstour.KindOf(s.Closed()))
+		tw := knightstour.NewTourWriter(out, s.Rows(), s.Cols(), s.Kind())
 		write, flush, end = tw.Write, tw.Flush, tw.Close
 	} else {
 		w := bufio.NewWriterSize(out, 1<<16)
@@ -87,7 +87,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 func shapes(ctx context.Context, s *knightstour.Solver, limit int) iter.Seq2[knightstour.Tour, error] {
 	return func(yield func(knightstour.Tour, error) bool) {
 		canonical, starts := knightstour.CanonicalPath, []knightstour.Coordinate{s.Start()}
-		if s.Closed() {
+		if s.Kind() == knightstour.Closed {
 			canonical = knightstour.Canonical
 		} else {
 			starts = starts[:0]
@@ -100,7 +100,7 @@ func shapes(ctx context.Context, s *knightstour.Solver, limit int) iter.Seq2[kni
 		seen := map[string]bool{}
 		for _, start := range starts {
 			opts := []knightstour.SolverOption{knightstour.WithStart(start), knightstour.WithMoveOrder(s.Order()...), knightstour.WithWorkers(s.Workers())}
-			if s.Closed() {
+			if s.Kind() == knightstour.Closed {
 				opts = append(opts, knightstour.WithClosed())
 			}
 			from, err := knightstour.NewSolver(s.Rows(), s.Cols(), opts...)

@@ -25,6 +25,14 @@ type common struct {
 	limit   *int // -limit, for the commands that have it
 }
 
+// kind is the kind of tours -closed asks for.
+func (c *common) kind() knightstour.Kind {
+	if c.closed {
+		return knightstour.Closed
+	}
+	return knightstour.Open
+}
+
 // newCommon makes the flags of the command name; those named in without
 // (a census has no -start) are left out, so that its -h lists only the
 // flags that apply.

@@ -32,8 +32,8 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *svgFile != "" && rows*cols > maxDrawn {
 		return usageError{fmt.Errorf("-svg: %dx%d is too large to draw (more than %d squares)", rows, cols, maxDrawn), c.hint()}
 	}
-	if !knightstour.Exists(rows, cols, c.closed) {
-		return fmt.Errorf("no %s tour exists on a %dx%d board", map[bool]string{true: "closed", false: "open"}[c.closed], rows, cols)
+	if !knightstour.Exists(rows, cols, c.kind()) {
+		return fmt.Errorf("no %s tour exists on a %dx%d board", c.kind(), rows, cols)
 	}
 	// The files are claimed before the work, so that one that cannot be
 	// written is said at once.

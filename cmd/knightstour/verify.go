@@ -65,7 +65,7 @@ the number of valid tours; exit status 1 names the first bad line.
 		}
 		seen[key] = n + 1
 		n++
-		if t.Closed() {
+		if t.Kind() == knightstour.Closed {
 			closed++
 		}
 	}
