@@ -176,7 +176,7 @@ func BenchmarkCensus6x6AllSquaresPar2(b *testing.B) {
 func BenchmarkWarnsdorff255x256(b *testing.B) {
 	start := WithStart(Coordinate{127, 85})
 	for b.Loop() {
-		if _, _, err := Warnsdorff(context.Background(), 255, 256, start); err != nil {
+		if _, _, err := warnsdorff(context.Background(), 255, 256, start); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -239,10 +239,10 @@ func BenchmarkDP7x7Lean(b *testing.B) {
 // benchConstruct builds one tour b.N times and reports the time per
 // square; -benchmem's B/op is the memory it allocates, nearly all of it
 // live at the peak (the links, then the tour).
-func benchConstruct(b *testing.B, rows, cols int, opts ...ConstructOption) {
+func benchConstruct(b *testing.B, rows, cols int, opts ...FindTourOption) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Construct(context.Background(), rows, cols, opts...); err != nil {
+		if _, err := constructTour(context.Background(), rows, cols, opts...); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -296,7 +296,7 @@ func BenchmarkCancelConstruct(b *testing.B) {
 	}
 	cancelLatency(b, []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond, 600 * time.Millisecond, time.Second, 1500 * time.Millisecond, 3 * time.Second, 5 * time.Second},
 		func(ctx context.Context) error {
-			_, err := Construct(ctx, constructSide, constructSide)
+			_, err := constructTour(ctx, constructSide, constructSide)
 			return err
 		})
 }

@@ -66,7 +66,7 @@ func TestConstructBlocks(t *testing.T) {
 					starts = []Coordinate{{rows - 1, 0}, {0, 0}, {rows / 2, cols / 2}, {rows / 2, cols/2 + 1}, {1, 2}, {rows - 3, cols - 2}}
 				}
 				for _, start := range starts {
-					tour, err := Construct(ctx, rows, cols, startOpts[ConstructOption](start, closed)...)
+					tour, err := constructTour(ctx, rows, cols, startOpts[FindTourOption](start, closed)...)
 					want := Exists(rows, cols, kindOf(closed)) && StartPossible(rows, cols, start, kindOf(closed))
 					switch {
 					case want && err != nil:
@@ -136,7 +136,7 @@ func TestConstructStrips(t *testing.T) {
 							continue
 						}
 						name := fmt.Sprintf("%dx%d from %v closed=%v", rows, cols, start, closed)
-						tour, err := Construct(ctx, rows, cols, startOpts[ConstructOption](start, closed)...)
+						tour, err := constructTour(ctx, rows, cols, startOpts[FindTourOption](start, closed)...)
 						if err != nil && !errors.Is(err, ErrNoTour) {
 							t.Errorf("%s: %v", name, err)
 							continue
@@ -182,7 +182,7 @@ func TestConstructLarge(t *testing.T) {
 		cases = append(cases[:2:2], cases[5]) // a block board each way and a long strip
 	}
 	for _, c := range cases {
-		tour, err := Construct(context.Background(), c.rows, c.cols, startOpts[ConstructOption](c.start, c.closed)...)
+		tour, err := constructTour(context.Background(), c.rows, c.cols, startOpts[FindTourOption](c.start, c.closed)...)
 		if err != nil {
 			t.Errorf("%dx%d from %v: %v", c.rows, c.cols, c.start, err)
 			continue
@@ -198,24 +198,24 @@ func TestConstructErrors(t *testing.T) {
 		name       string
 		ctx        context.Context
 		rows, cols int
-		opts       []ConstructOption
+		opts       []FindTourOption
 		want       error
 	}{
 		{"zero rows", context.Background(), 0, 5, nil, ErrBadSize},
 		{"negative cols", context.Background(), 5, -1, nil, ErrBadSize},
 		{"too large", context.Background(), 1 << 16, 1 << 15, nil, ErrTooLarge},
-		{"start off the board", context.Background(), 8, 8, []ConstructOption{WithStart(Coordinate{8, 0})}, ErrOffBoard},
+		{"start off the board", context.Background(), 8, 8, []FindTourOption{WithStart(Coordinate{8, 0})}, ErrOffBoard},
 		{"no tours on 2xn", context.Background(), 2, 9, nil, ErrNoTour},
-		{"no closed tour on 4xn", context.Background(), 4, 9, []ConstructOption{WithClosed()}, ErrNoTour},
-		{"no closed tour on an odd board", context.Background(), 7, 9, []ConstructOption{WithClosed()}, ErrNoTour},
-		{"odd board, wrong colour", context.Background(), 9, 9, []ConstructOption{WithStart(Coordinate{0, 1})}, ErrNoTour},
-		{"strip start with no tour", context.Background(), 4, 30, []ConstructOption{WithStart(Coordinate{1, 15})}, ErrNoTour},
-		{"bad option", context.Background(), 8, 8, []ConstructOption{WithWorkers(0)}, ErrBadOption},
+		{"no closed tour on 4xn", context.Background(), 4, 9, []FindTourOption{WithClosed()}, ErrNoTour},
+		{"no closed tour on an odd board", context.Background(), 7, 9, []FindTourOption{WithClosed()}, ErrNoTour},
+		{"odd board, wrong colour", context.Background(), 9, 9, []FindTourOption{WithStart(Coordinate{0, 1})}, ErrNoTour},
+		{"strip start with no tour", context.Background(), 4, 30, []FindTourOption{WithStart(Coordinate{1, 15})}, ErrNoTour},
+		{"bad option", context.Background(), 8, 8, []FindTourOption{WithWorkers(0)}, ErrBadOption},
 		{"cancelled", cancelled, 1000, 1000, nil, context.Canceled},
 		{"cancelled strip", cancelled, 4, 1000, nil, context.Canceled},
 	}
 	for _, c := range cases {
-		_, err := Construct(c.ctx, c.rows, c.cols, c.opts...)
+		_, err := constructTour(c.ctx, c.rows, c.cols, c.opts...)
 		if !errors.Is(err, c.want) {
 			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
 		}
@@ -225,7 +225,7 @@ func TestConstructErrors(t *testing.T) {
 // TestCheckFindsFaults shows Tour.Check catching a jump that is not a
 // knight's, a missing square and a square visited twice on a large tour.
 func TestCheckFindsFaults(t *testing.T) {
-	good, err := Construct(context.Background(), 300, 300)
+	good, err := constructTour(context.Background(), 300, 300)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestConstructCancel(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		fired := make(chan time.Time, 1)
 		time.AfterFunc(20*time.Millisecond, func() { fired <- time.Now(); cancel() })
-		_, err := Construct(ctx, c.rows, c.cols, WithStart(Coordinate{0, 0}))
+		_, err := constructTour(ctx, c.rows, c.cols, WithStart(Coordinate{0, 0}))
 		returned := time.Now()
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%dx%d: %v, want context.Canceled", c.rows, c.cols, err)
@@ -272,7 +272,7 @@ func TestConstructCancel(t *testing.T) {
 // bytes a square: its mirror image has the same shape, and the canonical
 // form is itself a tour.
 func TestShapeOfLargeTour(t *testing.T) {
-	tour, err := Construct(context.Background(), 300, 300, WithStart(Coordinate{10, 20}))
+	tour, err := constructTour(context.Background(), 300, 300, WithStart(Coordinate{10, 20}))
 	if err != nil {
 		t.Fatal(err)
 	}

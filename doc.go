@@ -57,13 +57,13 @@
 // on disk (WithSpill), survives a stop (WithCheckpoint) and splits into
 // shards for many machines (WithShard).
 //
-// For one tour on a large board, Construct builds one on any board that has
-// one, from any square that can start one, in linear time (blocks with
-// closed tours joined through their ports; an exact frontier search on
-// strips 3 or 4 wide); Warnsdorff follows Warnsdorff's rule with exact
-// pruning and bounded backtracking; FindTour picks between them; Exists
-// answers from the existence theorems without searching; and WriteSVG draws
-// a tour.
+// For one tour on any board, FindTour picks among three methods, or takes
+// the one WithMethod names: the exact search; Warnsdorff's rule with exact
+// pruning and bounded backtracking; and the construction, which builds a
+// tour on any board that has one, from any square that can start one, in
+// linear time (blocks with closed tours joined through their ports; an
+// exact frontier search on strips 3 or 4 wide). Exists answers from the
+// existence theorems without searching, and WriteSVG draws a tour.
 //
 // Every call that can run long takes a context.Context and returns soon
 // after it is cancelled; WithProgress reports how far a search has got.

@@ -44,10 +44,10 @@ func ExampleUnique() {
 	// 1245 closed tours of 6x6 up to symmetry
 }
 
-// Warnsdorff finds one tour quickly by moving to the square with the
-// fewest ways on.
-func ExampleWarnsdorff() {
-	t, _, err := knightstour.Warnsdorff(context.Background(), 30, 30, knightstour.WithClosed())
+// Warnsdorff's rule finds one tour quickly by moving to the square with
+// the fewest ways on.
+func ExampleWithMethod() {
+	t, _, err := knightstour.FindTour(context.Background(), 30, 30, knightstour.WithClosed(), knightstour.WithMethod(knightstour.MethodWarnsdorff))
 	if err != nil {
 		panic(err)
 	}
@@ -209,7 +209,7 @@ func ExampleSameShape() {
 
 // WriteSVG draws a tour; the CLI's tour -svg writes the same picture.
 func ExampleWriteSVG() {
-	t, err := knightstour.Construct(context.Background(), 8, 8, knightstour.WithClosed())
+	t, _, err := knightstour.FindTour(context.Background(), 8, 8, knightstour.WithClosed())
 	if err != nil {
 		panic(err)
 	}

@@ -33,7 +33,7 @@ func Example_readme() {
 	fmt.Println(res.Undirected, "closed tours of 6x8")
 
 	// One closed tour of a large board, in linear time.
-	tour, err := knightstour.Construct(ctx, 1000, 1000, knightstour.WithClosed())
+	tour, _, err := knightstour.FindTour(ctx, 1000, 1000, knightstour.WithClosed(), knightstour.WithMethod(knightstour.MethodConstruct))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -168,15 +168,16 @@ func ExampleCountDP() {
 	// 5x8 tours from the corner: 3742739
 }
 
-// Construct builds a tour on any board that has one, here a closed tour
-// of a board far beyond what a search could cover, started where asked.
-func ExampleConstruct() {
-	tour, err := knightstour.Construct(context.Background(), 2000, 3000,
+// FindTour builds a tour on any board that has one, here a closed tour of
+// a board far beyond what a search could cover, started where asked: the
+// construction.
+func ExampleFindTour_construct() {
+	tour, method, err := knightstour.FindTour(context.Background(), 2000, 3000,
 		knightstour.WithClosed(), knightstour.WithStart(knightstour.Coordinate{Row: 1000, Col: 1500}))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(tour.Len(), tour.Start(), tour.Kind(), tour.Check())
-	// Output: 6000000 {1000,1500} closed <nil>
+	fmt.Println(method, tour.Len(), tour.Start(), tour.Kind(), tour.Check())
+	// Output: construct 6000000 {1000,1500} closed <nil>
 }

@@ -48,9 +48,11 @@ func TestMisuse(t *testing.T) {
 		{"CountDP nil option", func() error { _, err := knightstour.CountDP(ctx, 3, 4, nilDPOpt); return wantErr(err) }},
 		{"RunCensus nil context", func() error { _, err := knightstour.RunCensus(nilCtx, 3, 4); return wantErr(err) }},
 		{"Unique nil context", func() error { _, err := knightstour.Unique(nilCtx, 3, 4); return wantErr(err) }},
-		{"Construct nil context", func() error { _, err := knightstour.Construct(nilCtx, 8, 8); return wantErr(err) }},
 		{"FindTour nil context", func() error { _, _, err := knightstour.FindTour(nilCtx, 8, 8); return wantErr(err) }},
-		{"Warnsdorff nil context", func() error { _, _, err := knightstour.Warnsdorff(nilCtx, 8, 8); return wantErr(err) }},
+		{"FindTour bad method", func() error {
+			_, _, err := knightstour.FindTour(ctx, 8, 8, knightstour.WithMethod(9))
+			return wantErr(err)
+		}},
 		{"Solver nil context", func() error {
 			s, _ := knightstour.NewSolver(3, 4)
 			_, err1 := s.FindMoves(nilCtx)
@@ -159,7 +161,7 @@ func TestMisuse(t *testing.T) {
 			return wantErr(knightstour.WriteSVG(io.Discard, knightstour.Tour{}, knightstour.SVGOptions{}))
 		}},
 		{"WriteSVG nil writer", func() error {
-			tour, err := knightstour.Construct(ctx, 5, 5)
+			tour, _, err := knightstour.FindTour(ctx, 5, 5)
 			if err != nil {
 				return err
 			}
@@ -188,7 +190,7 @@ func TestMisuse(t *testing.T) {
 			return wantErr(err)
 		}},
 		{"WriteSVG odd options", func() error {
-			tour, err := knightstour.Construct(ctx, 5, 5)
+			tour, _, err := knightstour.FindTour(ctx, 5, 5)
 			if err != nil {
 				return err
 			}

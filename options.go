@@ -12,13 +12,11 @@ import (
 
 // Options configure a call, and each entry point takes its own kind, so
 // that an option given to a call it does not apply to does not compile:
-// NewSolver takes SolverOption, RunCensus and Unique CensusOption,
-// CountDP CountDPOption, Construct ConstructOption, Warnsdorff
-// WarnsdorffOption and FindTour FindTourOption. Each With function
-// returns a type that says which of them it is: WithWorkers a
-// WorkersOption, which all but Warnsdorff take, WithSpill a CountDPOption.
-// An option with a value it cannot take is refused by the call, with
-// ErrBadOption.
+// NewSolver takes SolverOption, RunCensus and Unique CensusOption, CountDP
+// CountDPOption and FindTour FindTourOption. Each With function returns a
+// type that says which of them it is: WithWorkers an Option, which every
+// entry point takes, WithSpill a CountDPOption. An option with a value it
+// cannot take is refused by the call, with ErrBadOption.
 type (
 	// SolverOption configures NewSolver.
 	SolverOption interface {
@@ -36,16 +34,6 @@ type (
 		applier
 		countDPOption()
 	}
-	// ConstructOption configures Construct.
-	ConstructOption interface {
-		applier
-		constructOption()
-	}
-	// WarnsdorffOption configures Warnsdorff.
-	WarnsdorffOption interface {
-		applier
-		warnsdorffOption()
-	}
 	// FindTourOption configures FindTour.
 	FindTourOption interface {
 		applier
@@ -56,22 +44,11 @@ type (
 // The options that several entry points take: each is all of the kinds
 // it names.
 type (
-	// ClosedOption (WithClosed) configures every entry point.
-	ClosedOption interface {
+	// Option (WithClosed, WithWorkers) configures every entry point.
+	Option interface {
 		SolverOption
 		CensusOption
 		CountDPOption
-		ConstructOption
-		WarnsdorffOption
-		FindTourOption
-	}
-	// WorkersOption (WithWorkers) configures every entry point but
-	// Warnsdorff, which searches on one goroutine.
-	WorkersOption interface {
-		SolverOption
-		CensusOption
-		CountDPOption
-		ConstructOption
 		FindTourOption
 	}
 	// StartOption (WithStart) configures every entry point but RunCensus
@@ -79,30 +56,21 @@ type (
 	StartOption interface {
 		SolverOption
 		CountDPOption
-		ConstructOption
-		WarnsdorffOption
 		FindTourOption
 	}
-	// OrderOption (WithMoveOrder) configures the searches: NewSolver,
-	// RunCensus, Unique, Warnsdorff and FindTour.
-	OrderOption interface {
-		SolverOption
-		CensusOption
-		WarnsdorffOption
-		FindTourOption
-	}
-	// SearchOption (WithSplitDepth, WithReduction) configures the exact
-	// searches: NewSolver, RunCensus and Unique.
+	// SearchOption (WithMoveOrder, WithNodeBudget) configures the
+	// searches: NewSolver, RunCensus, Unique and FindTour.
 	SearchOption interface {
 		SolverOption
 		CensusOption
+		FindTourOption
 	}
-	// BudgetOption (WithNodeBudget) configures the searches that can stop
-	// early: NewSolver, RunCensus, Unique and Warnsdorff.
-	BudgetOption interface {
+	// EnumerationOption (WithSplitDepth, WithReduction) configures the
+	// searches that list or count every tour: NewSolver, RunCensus and
+	// Unique.
+	EnumerationOption interface {
 		SolverOption
 		CensusOption
-		WarnsdorffOption
 	}
 	// ProgressOption (WithProgress) configures the calls that report
 	// progress: NewSolver, RunCensus, Unique and CountDP.
@@ -130,65 +98,42 @@ func (o option) apply(cfg *config) error { return o.set(cfg) }
 // The marks of the kinds of option: a type that embeds forSolver is a
 // SolverOption, and so on.
 type (
-	forSolver     struct{}
-	forCensus     struct{}
-	forCountDP    struct{}
-	forConstruct  struct{}
-	forWarnsdorff struct{}
-	forFindTour   struct{}
+	forSolver   struct{}
+	forCensus   struct{}
+	forCountDP  struct{}
+	forFindTour struct{}
 )
 
-func (forSolver) solverOption()         {}
-func (forCensus) censusOption()         {}
-func (forCountDP) countDPOption()       {}
-func (forConstruct) constructOption()   {}
-func (forWarnsdorff) warnsdorffOption() {}
-func (forFindTour) findTourOption()     {}
+func (forSolver) solverOption()     {}
+func (forCensus) censusOption()     {}
+func (forCountDP) countDPOption()   {}
+func (forFindTour) findTourOption() {}
 
 // The option types, one for each set of kinds.
 type (
-	closedOpt struct {
+	everyOpt struct {
 		option
 		forSolver
 		forCensus
 		forCountDP
-		forConstruct
-		forWarnsdorff
-		forFindTour
-	}
-	workersOpt struct {
-		option
-		forSolver
-		forCensus
-		forCountDP
-		forConstruct
 		forFindTour
 	}
 	startOpt struct {
 		option
 		forSolver
 		forCountDP
-		forConstruct
-		forWarnsdorff
-		forFindTour
-	}
-	orderOpt struct {
-		option
-		forSolver
-		forCensus
-		forWarnsdorff
 		forFindTour
 	}
 	searchOpt struct {
 		option
 		forSolver
 		forCensus
+		forFindTour
 	}
-	budgetOpt struct {
+	enumerationOpt struct {
 		option
 		forSolver
 		forCensus
-		forWarnsdorff
 	}
 	progressOpt struct {
 		option
@@ -209,7 +154,11 @@ type (
 		option
 		forCountDP
 	}
-	findTourOpt struct { // FindTour's own, which it passes to its Solver
+	findTourOpt struct {
+		option
+		forFindTour
+	}
+	retryOpt struct { // FindTour's own, which it passes to its Solver
 		option
 		forSolver
 		forFindTour
@@ -243,6 +192,8 @@ type config struct {
 	shards     int    // 0: no sharding
 	budget     uint64 // nodes a search may enter; 0: no limit
 	noRetry    bool   // FindTour: do not try other start squares
+	method     Method // FindTour: the one method to use; 0: choose
+	given      given  // the options given whose defaults are values (FindTour)
 	free       bool   // CountDP: open tours from every square
 	memLimit   int64  // CountDP: bytes for states; 0: defaultMemoryLimit
 	allLengths bool   // CountDP: count every shorter board too
@@ -254,6 +205,16 @@ type config struct {
 	earlyStart bool   // CountDP: add the start square where it is
 	sweep      Sweep  // CountDP: the order of each column's squares
 }
+
+// given marks the options a call was given whose absence is a value of
+// its own, so that FindTour can refuse one that its method does not use.
+type given uint8
+
+const (
+	givenOrder given = 1 << iota
+	givenWorkers
+	givenBudget
+)
 
 func defaultConfig() config {
 	return config{order: SeedOrder(), workers: runtime.GOMAXPROCS(0), splitDepth: -1, probe: enum.ProbeNodes, reduce: true}
@@ -323,12 +284,13 @@ func WithStart(c Coordinate) StartOption {
 
 // WithMoveOrder sets the order in which the knight tries its eight jumps,
 // and so the order in which tours are found. The default is SeedOrder.
-func WithMoveOrder(order ...Move) OrderOption {
-	return orderOpt{option: option{func(cfg *config) error {
+func WithMoveOrder(order ...Move) SearchOption {
+	return searchOpt{option: option{func(cfg *config) error {
 		if err := validateOrder(order); err != nil {
 			return err
 		}
 		cfg.order = append([]Move(nil), order...)
+		cfg.given |= givenOrder
 		return nil
 	}}}
 }
@@ -341,12 +303,13 @@ const MaxWorkers = 1024
 // WithWorkers sets how many goroutines the parallel calls use (the default
 // is GOMAXPROCS), from 1 to MaxWorkers. It does not change any result, only
 // the time it takes.
-func WithWorkers(n int) WorkersOption {
-	return workersOpt{option: option{func(cfg *config) error {
+func WithWorkers(n int) Option {
+	return everyOpt{option: option{func(cfg *config) error {
 		if n < 1 || n > MaxWorkers {
 			return fmt.Errorf("%w: %d workers (want 1 to %d)", ErrBadOption, n, MaxWorkers)
 		}
 		cfg.workers = n
+		cfg.given |= givenWorkers
 		return nil
 	}}}
 }
@@ -355,8 +318,8 @@ func WithWorkers(n int) WorkersOption {
 // tasks for the workers (the seed's maxDepth). By default the Solver cuts
 // deep enough for a few thousand tasks, so that the workers stay busy to
 // the end; 0 makes the whole search one task.
-func WithSplitDepth(d int) SearchOption {
-	return searchOpt{option: option{func(cfg *config) error {
+func WithSplitDepth(d int) EnumerationOption {
+	return enumerationOpt{option: option{func(cfg *config) error {
 		if d < 0 {
 			return fmt.Errorf("%w: split depth %d (want 0 or more)", ErrBadOption, d)
 		}
@@ -395,20 +358,18 @@ func WithProgress(every time.Duration, fn func(Progress)) ProgressOption {
 // cycle. Boards with an odd number of squares have none (every jump changes
 // the square's colour, so a cycle has even length), and the solver answers
 // 0 for them at once.
-func WithClosed() ClosedOption {
-	return closedOpt{option: option{func(cfg *config) error {
+func WithClosed() Option {
+	return everyOpt{option: option{func(cfg *config) error {
 		cfg.closed = true
 		return nil
 	}}}
 }
 
-// kind names the tours a closed flag asks for, in messages and files.
-
 // WithReduction turns seed 004's symmetry reduction for counting closed
 // tours on (the default) or off. It never changes a count, only the time;
 // turning it off is for checking exactly that.
-func WithReduction(on bool) SearchOption {
-	return searchOpt{option: option{func(cfg *config) error {
+func WithReduction(on bool) EnumerationOption {
+	return enumerationOpt{option: option{func(cfg *config) error {
 		cfg.reduce = on
 		return nil
 	}}}
@@ -445,12 +406,13 @@ func WithShard(i, n int) ShardOption {
 // first tour of a large board may be found at once or take years. A budget
 // makes the search run on one goroutine, so that it means the same work
 // every time.
-func WithNodeBudget(n int) BudgetOption {
-	return budgetOpt{option: option{func(cfg *config) error {
+func WithNodeBudget(n int) SearchOption {
+	return searchOpt{option: option{func(cfg *config) error {
 		if n < 1 {
 			return fmt.Errorf("%w: node budget %d (want at least 1)", ErrBadOption, n)
 		}
 		cfg.budget = uint64(n)
+		cfg.given |= givenBudget
 		return nil
 	}}}
 }
@@ -458,7 +420,7 @@ func WithNodeBudget(n int) BudgetOption {
 // withoutRetry keeps FindTour from trying other start squares for a closed
 // tour: it marks the retries themselves.
 func withoutRetry() FindTourOption {
-	return findTourOpt{option: option{func(cfg *config) error {
+	return retryOpt{option: option{func(cfg *config) error {
 		cfg.noRetry = true
 		return nil
 	}}}

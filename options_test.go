@@ -13,13 +13,11 @@ import (
 // one asked; now it cannot be asked.)
 func TestOptionsThatDoNotApply(t *testing.T) {
 	kinds := map[string]reflect.Type{
-		"NewSolver":  reflect.TypeFor[SolverOption](),
-		"RunCensus":  reflect.TypeFor[CensusOption](),
-		"Unique":     reflect.TypeFor[CensusOption](),
-		"CountDP":    reflect.TypeFor[CountDPOption](),
-		"Construct":  reflect.TypeFor[ConstructOption](),
-		"Warnsdorff": reflect.TypeFor[WarnsdorffOption](),
-		"FindTour":   reflect.TypeFor[FindTourOption](),
+		"NewSolver": reflect.TypeFor[SolverOption](),
+		"RunCensus": reflect.TypeFor[CensusOption](),
+		"Unique":    reflect.TypeFor[CensusOption](),
+		"CountDP":   reflect.TypeFor[CountDPOption](),
+		"FindTour":  reflect.TypeFor[FindTourOption](),
 	}
 	tests := []struct {
 		entry string
@@ -36,21 +34,19 @@ func TestOptionsThatDoNotApply(t *testing.T) {
 		{"RunCensus", WithStart, "WithStart"},
 		{"Unique", WithShard, "WithShard"},
 		{"Unique", WithLimit, "WithLimit"},
-		{"Construct", WithCheckpoint, "WithCheckpoint"},
+		{"FindTour", WithCheckpoint, "WithCheckpoint"},
 		{"CountDP", WithLimit, "WithLimit"},
 		{"CountDP", WithMoveOrder, "WithMoveOrder"},
 		{"CountDP", WithNodeBudget, "WithNodeBudget"},
 		{"CountDP", WithSplitDepth, "WithSplitDepth"},
 		{"CountDP", WithReduction, "WithReduction"},
-		{"Construct", WithMoveOrder, "WithMoveOrder"},
-		{"Construct", WithLimit, "WithLimit"},
-		{"Construct", WithNodeBudget, "WithNodeBudget"},
-		{"Warnsdorff", WithLimit, "WithLimit"},
-		{"Warnsdorff", WithWorkers, "WithWorkers"},
-		{"Warnsdorff", WithShard, "WithShard"},
 		{"FindTour", WithLimit, "WithLimit"},
+		{"FindTour", WithShard, "WithShard"},
 		{"FindTour", WithFreeEnds, "WithFreeEnds"},
-		{"FindTour", WithNodeBudget, "WithNodeBudget"},
+		{"FindTour", WithSplitDepth, "WithSplitDepth"},
+		{"NewSolver", WithMethod, "WithMethod"},
+		{"RunCensus", WithMethod, "WithMethod"},
+		{"CountDP", WithMethod, "WithMethod"},
 	}
 	for _, tt := range tests {
 		if out := reflect.TypeOf(tt.with).Out(0); out.Implements(kinds[tt.entry]) {
@@ -66,8 +62,8 @@ func TestOptionsThatApply(t *testing.T) {
 	errs := map[string]error{}
 	_, errs["RunCensus"] = RunCensus(ctx, 3, 4, WithWorkers(2), WithMoveOrder(WirthOrder()...), WithSplitDepth(1))
 	_, errs["CountDP"] = CountDP(ctx, 3, 4, WithWorkers(2), WithStart(Coordinate{0, 0}), WithMemoryLimit(1<<30), WithAllLengths())
-	_, errs["Construct"] = Construct(ctx, 6, 6, WithWorkers(2), WithStart(Coordinate{0, 0}), WithClosed())
-	_, _, errs["Warnsdorff"] = Warnsdorff(ctx, 6, 6, WithNodeBudget(1000), WithMoveOrder(WirthOrder()...), WithStart(Coordinate{0, 0}))
+	_, _, errs["FindTour, construct"] = FindTour(ctx, 6, 6, WithWorkers(2), WithStart(Coordinate{0, 0}), WithClosed(), WithMethod(MethodConstruct))
+	_, _, errs["FindTour, Warnsdorff"] = FindTour(ctx, 6, 6, WithNodeBudget(1000), WithMoveOrder(WirthOrder()...), WithStart(Coordinate{0, 0}), WithMethod(MethodWarnsdorff))
 	_, _, errs["FindTour"] = FindTour(ctx, 6, 6, WithWorkers(2), WithMoveOrder(WirthOrder()...), WithClosed())
 	_, _, errs["FindTour, constructed"] = FindTour(ctx, 300, 300, WithWorkers(2), WithMoveOrder(WirthOrder()...))
 	for entry, err := range errs {

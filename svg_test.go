@@ -19,13 +19,13 @@ func TestSVG(t *testing.T) {
 		closed     bool
 		numbers    bool
 	}{{3, 4, false, true}, {6, 6, true, true}, {8, 8, false, false}, {1, 1, false, true}} {
-		opts := []ClosedOption{}
+		opts := []Option{}
 		if tt.closed {
 			opts = append(opts, WithClosed())
 		}
 		tour, err := mustSolver(t, tt.rows, tt.cols, pick[SolverOption](opts)...).First(context.Background())
 		if err != nil {
-			tour, _, err = Warnsdorff(context.Background(), tt.rows, tt.cols, pick[WarnsdorffOption](opts)...)
+			tour, _, err = warnsdorff(context.Background(), tt.rows, tt.cols, pick[FindTourOption](opts)...)
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -155,8 +155,9 @@ const maxHeader = 256
 
 // A TourReader reads a tour file (see NewTourWriter): the header when it is
 // made, the tours as Tours asks for them. It reads boards of any size that
-// Construct builds (up to 2^30 squares), a line at a time: its memory is a few bytes a square
-// of the board, whatever the number of tours.
+// the construction builds (up to 2^30 squares), a line at a time: its
+// memory is a few bytes a square of the board, whatever the number of
+// tours.
 type TourReader struct {
 	rows, cols int
 	closed     bool

@@ -22,9 +22,9 @@ func TestWarnsdorff(t *testing.T) {
 	for rows := 1; rows <= maxSide; rows++ {
 		for cols := 1; cols <= maxSide; cols++ {
 			for _, closed := range []bool{false, true} {
-				opts := append(startOpts[WarnsdorffOption](Coordinate{0, 0}, closed), WithNodeBudget(200_000))
+				opts := append(startOpts[FindTourOption](Coordinate{0, 0}, closed), WithNodeBudget(200_000))
 				name := fmt.Sprintf("%dx%d closed=%v", rows, cols, closed)
-				tour, st, err := Warnsdorff(context.Background(), rows, cols, opts...)
+				tour, st, err := warnsdorff(context.Background(), rows, cols, opts...)
 				switch {
 				case !Exists(rows, cols, kindOf(closed)):
 					if !errors.Is(err, ErrNoTour) || st.Nodes != 0 {
@@ -50,11 +50,11 @@ func TestWarnsdorff(t *testing.T) {
 func TestWarnsdorffLarge(t *testing.T) {
 	for _, b := range [][2]int{{100, 100}, {64, 200}, {255, 256}} {
 		for _, closed := range []bool{false, true} {
-			opts := []WarnsdorffOption{WithStart(Coordinate{b[0] / 2, b[1] / 3})}
+			opts := []FindTourOption{WithStart(Coordinate{b[0] / 2, b[1] / 3})}
 			if closed {
 				opts = append(opts, WithClosed())
 			}
-			tour, st, err := Warnsdorff(context.Background(), b[0], b[1], opts...)
+			tour, st, err := warnsdorff(context.Background(), b[0], b[1], opts...)
 			if err != nil {
 				t.Errorf("%dx%d closed=%v: %v", b[0], b[1], closed, err)
 				continue
@@ -69,18 +69,18 @@ func TestWarnsdorffLarge(t *testing.T) {
 
 func TestWarnsdorffInput(t *testing.T) {
 	ctx := context.Background()
-	if _, _, err := Warnsdorff(ctx, 5, 5, WithStart(Coordinate{0, 1})); !errors.Is(err, ErrNoTour) {
+	if _, _, err := warnsdorff(ctx, 5, 5, WithStart(Coordinate{0, 1})); !errors.Is(err, ErrNoTour) {
 		t.Errorf("5x5 from a minority square: %v", err)
 	}
-	if _, _, err := Warnsdorff(ctx, 0, 5); !errors.Is(err, ErrBadSize) {
+	if _, _, err := warnsdorff(ctx, 0, 5); !errors.Is(err, ErrBadSize) {
 		t.Errorf("0x5: %v", err)
 	}
-	if _, _, err := Warnsdorff(ctx, 300, 300); !errors.Is(err, ErrTooLarge) {
+	if _, _, err := warnsdorff(ctx, 300, 300); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("300x300: %v", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, _, err := Warnsdorff(cancelled, 4, 60, WithNodeBudget(1<<40)); !errors.Is(err, context.Canceled) {
+	if _, _, err := warnsdorff(cancelled, 4, 60, WithNodeBudget(1<<40)); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled 4x60: %v", err)
 	}
 }

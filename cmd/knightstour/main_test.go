@@ -291,8 +291,8 @@ func TestBadInput(t *testing.T) {
 		// one shard: merged, three shards gave three times the total.
 		{[]string{"count", "-free", "-shard", "0/3", "5x6"}, "-free with -shard needs -method dp"},
 		{[]string{"count", "-free", "-limit", "5", "5x6"}, "-limit does not apply"},
-		{[]string{"tour", "-method", "construct", "-order", "wirth", "8x8"}, "-order does not apply to -method construct"},
-		{[]string{"tour", "-method", "warnsdorff", "-workers", "2", "8x8"}, "-workers does not apply to -method warnsdorff"},
+		{[]string{"tour", "-method", "construct", "-order", "wirth", "8x8"}, "WithMoveOrder does not apply to construct"},
+		{[]string{"tour", "-method", "warnsdorff", "-workers", "2", "8x8"}, "WithWorkers does not apply to warnsdorff"},
 		{[]string{"list", "-order", "(2,1)", "5x5"}, "invalid move order"},
 		{[]string{"first", "-order", "spiral", "5x5"}, "invalid move order"},
 		{[]string{"bogus"}, "want ROWSxCOLS"},

@@ -97,32 +97,26 @@ func writeTour(out *claim, tour knightstour.Tour) error {
 	return f.commit()
 }
 
+// foundBy says how a tour was found by FindTour's method m.
+func foundBy(m knightstour.Method) string {
+	switch m {
+	case knightstour.MethodSearch:
+		return "exact search"
+	case knightstour.MethodWarnsdorff:
+		return "Warnsdorff's rule"
+	case knightstour.MethodConstruct:
+		return "guaranteed construction"
+	}
+	return m.String()
+}
+
 // findOne finds a tour by method, with the common flags' options as that
 // method's call takes them, and says how it was found.
 func findOne(ctx context.Context, method string, rows, cols int, ch chosen, c *common) (knightstour.Tour, string, error) {
 	call := "-method " + method
-	switch method {
-	case "auto":
-		opts, err := optionsFor[knightstour.FindTourOption](ch, call)
-		if err != nil {
-			return knightstour.Tour{}, "", usageError{err, c.hint()}
-		}
-		tour, m, err := knightstour.FindTour(ctx, rows, cols, opts...)
-		if err != nil {
-			return tour, "", usageErrorIf(err, c)
-		}
-		return tour, map[knightstour.Method]string{knightstour.MethodSearch: "exact search", knightstour.MethodWarnsdorff: "Warnsdorff's rule", knightstour.MethodConstruct: "guaranteed construction"}[m], nil
-	case "construct":
-		opts, err := optionsFor[knightstour.ConstructOption](ch, call)
-		if err != nil {
-			return knightstour.Tour{}, "", usageError{err, c.hint()}
-		}
-		tour, err := knightstour.Construct(ctx, rows, cols, opts...)
-		if err != nil {
-			return tour, "", usageErrorIf(err, c)
-		}
-		return tour, "guaranteed construction", nil
-	case "search":
+	if method == "search" {
+		// The first tour in move order, however long it takes: not
+		// FindTour's search, which has a budget.
 		opts, err := optionsFor[knightstour.SolverOption](ch, call)
 		if err != nil {
 			return knightstour.Tour{}, "", usageError{err, c.hint()}
@@ -133,15 +127,20 @@ func findOne(ctx context.Context, method string, rows, cols int, ch chosen, c *c
 		}
 		tour, err := s.First(ctx)
 		return tour, "first tour in move order", err
-	default:
-		opts, err := optionsFor[knightstour.WarnsdorffOption](ch, call)
-		if err != nil {
-			return knightstour.Tour{}, "", usageError{err, c.hint()}
-		}
-		tour, st, err := knightstour.Warnsdorff(ctx, rows, cols, opts...)
-		if err != nil {
-			return tour, "", usageErrorIf(err, c)
-		}
-		return tour, fmt.Sprintf("Warnsdorff's rule, %d nodes, %d backtracks", st.Nodes, st.Backtracks), nil
 	}
+	opts, err := optionsFor[knightstour.FindTourOption](ch, call)
+	if err != nil {
+		return knightstour.Tour{}, "", usageError{err, c.hint()}
+	}
+	switch method {
+	case "construct":
+		opts = append(opts, knightstour.WithMethod(knightstour.MethodConstruct))
+	case "warnsdorff":
+		opts = append(opts, knightstour.WithMethod(knightstour.MethodWarnsdorff))
+	}
+	tour, m, err := knightstour.FindTour(ctx, rows, cols, opts...)
+	if err != nil {
+		return tour, "", usageErrorIf(err, c)
+	}
+	return tour, foundBy(m), nil
 }
