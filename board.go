@@ -18,8 +18,8 @@ type Board struct {
 	cells      []int
 }
 
-// NewBoard returns an empty R x C board. Sizes below 1 give ErrBadSize and
-// boards of more than MaxSquares squares ErrTooLarge.
+// NewBoard returns an empty R x C board. Sizes below 1 and boards of more
+// than MaxSquares squares give ErrBadSize.
 func NewBoard(rows, cols int) (*Board, error) {
 	if err := checkSize(rows, cols); err != nil {
 		return nil, err
@@ -90,7 +90,7 @@ func checkSizeUpTo(rows, cols, limit int) error {
 		return fmt.Errorf("%w: %dx%d (both sides must be at least 1)", ErrBadSize, rows, cols)
 	}
 	if rows > limit || cols > limit || rows*cols > limit {
-		return fmt.Errorf("%w: %dx%d has more than %d squares", ErrTooLarge, rows, cols, limit)
+		return fmt.Errorf("%w: %dx%d is too large: more than %d squares", ErrBadSize, rows, cols, limit)
 	}
 	return nil
 }

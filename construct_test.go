@@ -203,7 +203,7 @@ func TestConstructErrors(t *testing.T) {
 	}{
 		{"zero rows", context.Background(), 0, 5, nil, ErrBadSize},
 		{"negative cols", context.Background(), 5, -1, nil, ErrBadSize},
-		{"too large", context.Background(), 1 << 16, 1 << 15, nil, ErrTooLarge},
+		{"too large", context.Background(), 1 << 16, 1 << 15, nil, ErrBadSize},
 		{"start off the board", context.Background(), 8, 8, []FindTourOption{WithStart(Coordinate{8, 0})}, ErrOffBoard},
 		{"no tours on 2xn", context.Background(), 2, 9, nil, ErrNoTour},
 		{"no closed tour on 4xn", context.Background(), 4, 9, []FindTourOption{WithClosed()}, ErrNoTour},

@@ -198,7 +198,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 	}
 	if min(rows, cols) > MaxFrontierWidth {
 		return nil, fmt.Errorf("%w: counting by frontier handles boards up to %d squares on the shorter side, not %dx%d",
-			ErrTooLarge, MaxFrontierWidth, rows, cols)
+			ErrBadSize, MaxFrontierWidth, rows, cols)
 	}
 	if cfg.spill != "" && cfg.checkpoint != "" {
 		return nil, fmt.Errorf("%w: WithSpill and WithCheckpoint: a checkpoint keeps its layers beside it", ErrBadOption)

@@ -448,8 +448,8 @@ func TestCountDPErrors(t *testing.T) {
 	}{
 		{"zero rows", 0, 5, nil, ErrBadSize},
 		{"negative cols", 5, -1, nil, ErrBadSize},
-		{"too wide", 9, 9, nil, ErrTooLarge},
-		{"too many squares", 8, 10000, nil, ErrTooLarge},
+		{"too wide", 9, 9, nil, ErrBadSize},
+		{"too many squares", 8, 10000, nil, ErrBadSize},
 		{"start off the board", 5, 5, []CountDPOption{WithStart(Coordinate{5, 0})}, ErrOffBoard},
 		{"free ends and a start", 5, 5, []CountDPOption{WithFreeEnds(), WithStart(Coordinate{0, 0})}, ErrBadOption},
 		{"free ends and closed", 5, 5, []CountDPOption{WithFreeEnds(), WithClosed()}, ErrBadOption},

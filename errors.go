@@ -15,22 +15,23 @@ import (
 // still print a message that names the offending value; a cancelled call
 // returns its context's error, and an I/O error is passed on as it is.
 var (
-	// ErrBadSize reports a board with a zero or negative side.
+	// ErrBadSize reports a board with a zero or negative side, or one too
+	// large for the method asked (MaxSquares squares for the searches and
+	// the counter, 2^30 for the construction, 8 squares on the shorter
+	// side for CountDP).
 	ErrBadSize = errors.New("knightstour: invalid board size")
-	// ErrTooLarge reports a board too large for the chosen method.
-	ErrTooLarge = errors.New("knightstour: board too large")
 	// ErrOffBoard reports a square that does not lie on the board.
 	ErrOffBoard = errors.New("knightstour: square off the board")
 	// ErrBadCoordinate reports a square that could not be read.
 	ErrBadCoordinate = errors.New("knightstour: malformed coordinate")
-	// ErrBadMoveOrder reports a move order that is not the eight knight jumps.
-	ErrBadMoveOrder = errors.New("knightstour: invalid move order")
 	// ErrMisuse reports a call the library cannot serve as made: a nil
 	// context or option, a value out of range where no other error says
 	// more, or a Solver, TourWriter or TourReader that its constructor
 	// did not make (a zero value).
 	ErrMisuse = errors.New("knightstour: misuse")
-	// ErrBadOption reports an option with a value it cannot take.
+	// ErrBadOption reports an option with a value it cannot take (a move
+	// order that is not the eight knight jumps, say), or one that the call
+	// does not use.
 	ErrBadOption = errors.New("knightstour: invalid option")
 	// ErrMerge reports results of shards that cannot be added up
 	// (MergeStats).

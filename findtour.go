@@ -85,7 +85,7 @@ func (m Method) String() string {
 // tour out (Exists, StartPossible), and after a search where a search
 // proves it (some start squares of 3 x n and 4 x n boards); ErrGaveUp when
 // the one method asked for spent its budget. Boards of more than 2^30
-// squares give ErrTooLarge. Its options (FindTourOption) are WithStart,
+// squares give ErrBadSize. Its options (FindTourOption) are WithStart,
 // WithMoveOrder, WithWorkers, WithClosed, WithNodeBudget (the budget of
 // each try) and WithMethod.
 func FindTour(ctx context.Context, rows, cols int, opts ...FindTourOption) (Tour, Method, error) {

@@ -24,8 +24,8 @@ func TestMisuse(t *testing.T) {
 	var nilOpt knightstour.SolverOption
 	var nilDPOpt knightstour.CountDPOption
 	far := knightstour.Coordinate{Row: math.MaxInt, Col: -1}
-	sentinels := []error{knightstour.ErrBadSize, knightstour.ErrTooLarge, knightstour.ErrOffBoard, knightstour.ErrBadCoordinate,
-		knightstour.ErrBadMoveOrder, knightstour.ErrBadOption, knightstour.ErrMerge, knightstour.ErrBadFile, knightstour.ErrNoTour,
+	sentinels := []error{knightstour.ErrBadSize, knightstour.ErrBadSize, knightstour.ErrOffBoard, knightstour.ErrBadCoordinate,
+		knightstour.ErrBadOption, knightstour.ErrBadOption, knightstour.ErrMerge, knightstour.ErrBadFile, knightstour.ErrNoTour,
 		knightstour.ErrInvalidTour, knightstour.ErrMisuse}
 	// wantErr: the call must fail, with a sentinel.
 	wantErr := func(err error) error {

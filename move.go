@@ -41,18 +41,18 @@ func WirthOrder() []Move {
 
 // validateOrder checks that order lists each of the eight knight jumps
 // exactly once. A shorter or repeated list would search a different problem,
-// so it is rejected with ErrBadMoveOrder.
+// so it is rejected with ErrBadOption.
 func validateOrder(order []Move) error {
 	if len(order) != 8 {
-		return fmt.Errorf("%w: %d jumps given, want all 8 knight jumps once each", ErrBadMoveOrder, len(order))
+		return fmt.Errorf("%w: invalid move order: %d jumps given, want all 8 knight jumps once each", ErrBadOption, len(order))
 	}
 	seen := make(map[Move]bool, 8)
 	for _, m := range order {
 		if !m.isKnight() {
-			return fmt.Errorf("%w: %v is not a knight jump", ErrBadMoveOrder, m)
+			return fmt.Errorf("%w: invalid move order: %v is not a knight jump", ErrBadOption, m)
 		}
 		if seen[m] {
-			return fmt.Errorf("%w: %v is listed twice", ErrBadMoveOrder, m)
+			return fmt.Errorf("%w: invalid move order: %v is listed twice", ErrBadOption, m)
 		}
 		seen[m] = true
 	}
@@ -62,7 +62,7 @@ func validateOrder(order []Move) error {
 // ParseOrder reads a move order. It accepts the names "seed" (SeedOrder) and
 // "wirth" (WirthOrder), or eight jumps written as "(2,1) (1,2) ..." with
 // any mix of spaces, commas and slashes between them: eight different
-// knight's jumps, or ErrBadMoveOrder.
+// knight's jumps, or ErrBadOption.
 func ParseOrder(s string) ([]Move, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "seed", "default":
@@ -76,13 +76,13 @@ func ParseOrder(s string) ([]Move, error) {
 		open := strings.IndexByte(rest, '(')
 		end := strings.IndexByte(rest, ')')
 		if open < 0 || end < open || strings.Trim(rest[:open], " ,/;") != "" {
-			return nil, fmt.Errorf(`%w: cannot read %q (want "seed", "wirth" or eight jumps like "(2,1) (1,2) ...")`, ErrBadMoveOrder, s)
+			return nil, fmt.Errorf(`%w: invalid move order: cannot read %q (want "seed", "wirth" or eight jumps like "(2,1) (1,2) ...")`, ErrBadOption, s)
 		}
 		dr, dc, ok := strings.Cut(rest[open+1:end], ",")
 		r, err1 := strconv.Atoi(strings.TrimSpace(dr))
 		c, err2 := strconv.Atoi(strings.TrimSpace(dc))
 		if !ok || err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("%w: cannot read jump %q", ErrBadMoveOrder, rest[open:end+1])
+			return nil, fmt.Errorf("%w: cannot read jump %q", ErrBadOption, rest[open:end+1])
 		}
 		order = append(order, Move{r, c})
 		rest = strings.TrimLeft(rest[end+1:], " ,/;")

@@ -35,9 +35,8 @@ type Solver struct {
 
 // NewSolver returns a solver for an R x C board. Without options the
 // knight starts in the lower-left corner {rows-1, 0}, jumps in SeedOrder,
-// and parallel calls use GOMAXPROCS workers. Bad sizes give ErrBadSize or
-// ErrTooLarge, a start off the board ErrOffBoard, and bad options
-// ErrBadMoveOrder or ErrBadOption.
+// and parallel calls use GOMAXPROCS workers. Bad sizes give ErrBadSize, a
+// start off the board ErrOffBoard, and bad options ErrBadOption.
 func NewSolver(rows, cols int, opts ...SolverOption) (*Solver, error) {
 	cfg, err := newConfig(rows, cols, MaxSquares, opts)
 	if err != nil {

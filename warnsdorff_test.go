@@ -75,7 +75,7 @@ func TestWarnsdorffInput(t *testing.T) {
 	if _, _, err := warnsdorff(ctx, 0, 5); !errors.Is(err, ErrBadSize) {
 		t.Errorf("0x5: %v", err)
 	}
-	if _, _, err := warnsdorff(ctx, 300, 300); !errors.Is(err, ErrTooLarge) {
+	if _, _, err := warnsdorff(ctx, 300, 300); !errors.Is(err, ErrBadSize) {
 		t.Errorf("300x300: %v", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)

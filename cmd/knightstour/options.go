@@ -229,7 +229,7 @@ func parseSize(s string) (rows, cols int, err error) {
 // usageErrorIf turns the library's errors about bad input into usage
 // errors, which come with a hint.
 func usageErrorIf(err error, c *common) error {
-	for _, target := range []error{knightstour.ErrBadSize, knightstour.ErrTooLarge, knightstour.ErrOffBoard, knightstour.ErrBadOption, knightstour.ErrBadMoveOrder} {
+	for _, target := range []error{knightstour.ErrBadSize, knightstour.ErrOffBoard, knightstour.ErrBadOption} {
 		if errors.Is(err, target) {
 			return usageError{err, c.hint()}
 		}
