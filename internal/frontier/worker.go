@@ -126,7 +126,7 @@ func (w *worker) expand(key uint64, val []uint64) {
 		}
 		bfree := free &^ (self | 1<<cand[i]) // an edge leaves neither end unused
 		b := a
-		complete, ok := link(&b, s, cand[i], closed)
+		complete, ok := linkSlots(&b, s, cand[i], closed)
 		if !ok {
 			continue
 		}
@@ -139,7 +139,7 @@ func (w *worker) expand(key uint64, val []uint64) {
 		for m := pairs[i]; m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
 			c := b
-			if complete, ok := link(&c, s, cand[j], closed); ok {
+			if complete, ok := linkSlots(&c, s, cand[j], closed); ok {
 				w.finish(c, z, bfree&^(1<<cand[j]), complete, val)
 			}
 		}
@@ -270,10 +270,10 @@ func gatherBytes(m uint64) uint64 {
 	return (m >> 7) * 0x0102040810204080 >> 56
 }
 
-// link adds the edge x-y. It reports whether the edge closes the cycle
+// linkSlots adds the edge x-y. It reports whether the edge closes the cycle
 // (which must then be the whole tour) and false if it closes a cycle that
 // cannot be one.
-func link(a *[18]uint8, x, y int8, closed bool) (complete, ok bool) {
+func linkSlots(a *[18]uint8, x, y int8, closed bool) (complete, ok bool) {
 	fx, fy := far(a, x), far(a, y)
 	if fx == y || fx < 0 && fy < 0 {
 		// A cycle: without z it is a closed tour, through z an open one.
