@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/euler1758/knightstour/internal/frontier"
+	"github.com/euler1758/knightstour/internal/shard"
 	"github.com/euler1758/knightstour/internal/sysmem"
 )
 
@@ -251,4 +252,97 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 	res.Resumed, res.Shard, res.Shards = out.Resumed, cfg.shard, max(1, cfg.shards)
 	res.Elapsed = time.Since(begin)
 	return res, nil
+}
+
+// MergeDP adds the DPCounts of the shards of one frontier count (see
+// WithShard), given in any order, into the whole count's: Tours,
+// Undirected, ByLength and Narrowed are the sums, and Workers, PeakStates,
+// PeakBytes, Passes, Limbs and Elapsed the most that one shard had or
+// needed, which is what a machine running one must have (as in
+// MergeStats).
+// States is nil: the shards reach some states alike, so the whole count's
+// states are not the sum of theirs.
+//
+// It fails with ErrMerge unless the parts are of one count (the same
+// board, start, kind, sweep and lengths) and are shards 0 to n-1 of one
+// split, each once, and, as far as their numbers can tell, each the part
+// its label says: they parted after the same square with the same states
+// there, and the states each followed add up to those.
+func MergeDP(parts ...*DPCount) (*DPCount, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("%w: no results", ErrMerge)
+	}
+	first := parts[0]
+	if first == nil {
+		return nil, fmt.Errorf("%w: a nil result", ErrMerge)
+	}
+	out := &DPCount{Rows: first.Rows, Cols: first.Cols, Start: first.Start, Closed: first.Closed, Sweep: first.Sweep,
+		Tours: new(big.Int), Undirected: new(big.Int), Shards: 1}
+	if len(first.ByLength) > 0 {
+		out.ByLength = make([]*big.Int, len(first.ByLength))
+		for i := range out.ByLength {
+			out.ByLength[i] = new(big.Int)
+		}
+	}
+	ids := make([]shard.ID, len(parts))
+	followed := 0
+	for i, p := range parts {
+		if err := p.partOf(first); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrMerge, err)
+		}
+		ids[i] = shard.ID{Index: p.Shard, Count: p.Shards}
+		followed += p.Followed
+		out.Tours.Add(out.Tours, p.Tours)
+		out.Undirected.Add(out.Undirected, p.Undirected)
+		for k, n := range p.ByLength {
+			out.ByLength[k].Add(out.ByLength[k], n)
+		}
+		out.Workers = max(out.Workers, p.Workers)
+		out.PeakStates, out.PeakBytes = max(out.PeakStates, p.PeakStates), max(out.PeakBytes, p.PeakBytes)
+		out.Passes, out.Limbs = max(out.Passes, p.Passes), max(out.Limbs, p.Limbs)
+		out.Narrowed += p.Narrowed
+		out.Elapsed = max(out.Elapsed, p.Elapsed)
+	}
+	if err := shard.Complete(ids); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMerge, err)
+	}
+	if first.Shards > 1 && followed != first.States[first.PartedAt-1] {
+		return nil, fmt.Errorf("%w: the shards followed %d of the %d states where they parted: a shard is not the part its label says",
+			ErrMerge, followed, first.States[first.PartedAt-1])
+	}
+	return out, nil
+}
+
+// partOf reports why p cannot be a shard of the count first is a shard
+// of, or nil.
+func (p *DPCount) partOf(first *DPCount) error {
+	if p == nil {
+		return fmt.Errorf("a nil result")
+	}
+	label := shard.ID{Index: p.Shard, Count: p.Shards}
+	sameStart := p.Start == nil && first.Start == nil || p.Start != nil && first.Start != nil && *p.Start == *first.Start
+	switch {
+	case p.Rows != first.Rows || p.Cols != first.Cols || !sameStart || p.Closed != first.Closed || p.Sweep != first.Sweep:
+		return fmt.Errorf("shard %v counts another board, start, kind or sweep than shard %d/%d", label, first.Shard, first.Shards)
+	case p.Tours == nil || p.Tours.Sign() < 0 || p.Undirected == nil || p.Undirected.Sign() < 0:
+		return fmt.Errorf("shard %v has no count, or a negative one", label)
+	case p.Workers < 1 || p.Elapsed < 0 || p.Followed < 0:
+		return fmt.Errorf("shard %v: %d workers, %v, %d states followed: not a result a count made", label, p.Workers, p.Elapsed, p.Followed)
+	case len(p.ByLength) != len(first.ByLength):
+		return fmt.Errorf("shard %v counts %d lengths, shard %d/%d %d", label, len(p.ByLength), first.Shard, first.Shards, len(first.ByLength))
+	case len(p.ByLength) > 0 && (p.ByLength[len(p.ByLength)-1] == nil || p.ByLength[len(p.ByLength)-1].Cmp(p.Tours) != 0):
+		return fmt.Errorf("shard %v counts %v tours of the whole board by length and %v in all", label, p.ByLength[len(p.ByLength)-1], p.Tours)
+	case p.Shards == 1 && p.PartedAt != 0:
+		return fmt.Errorf("shard %v parted its states after square %d: it is a part of a split count, not a whole one", label, p.PartedAt)
+	case p.Shards > 1 && (p.PartedAt < 1 || p.PartedAt > len(p.States) || p.PartedAt != first.PartedAt):
+		return fmt.Errorf("shard %v parted after square %d, shard %d/%d after square %d", label, p.PartedAt, first.Shard, first.Shards, first.PartedAt)
+	case p.Shards > 1 && (first.PartedAt > len(first.States) || p.States[p.PartedAt-1] != first.States[first.PartedAt-1]):
+		return fmt.Errorf("shard %v had %d states where the shards parted, shard %d/%d another number", label, p.States[p.PartedAt-1], first.Shard, first.Shards)
+	}
+	for k, n := range p.ByLength {
+		if n == nil || n.Sign() < 0 {
+			return fmt.Errorf("shard %v has a negative count for length %d", label, k+1)
+		}
+	}
+	return nil
 }

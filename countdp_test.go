@@ -569,3 +569,44 @@ func TestCountDPAllLengths(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeDP checks that the shards of a frontier count add up to the
+// whole count, and that MergeDP refuses parts that are not the shards of
+// one count, each once and each what its label says.
+func TestMergeDP(t *testing.T) {
+	whole := mustCountDP(t, 5, 7, WithAllLengths())
+	var parts []*DPCount
+	for i := range 3 {
+		parts = append(parts, mustCountDP(t, 5, 7, WithAllLengths(), WithShard(i, 3)))
+	}
+	got, err := MergeDP(parts[2], parts[0], parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameBig := cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })
+	want := []any{whole.Tours, whole.Undirected, whole.ByLength, 1}
+	if diff := cmp.Diff(want, []any{got.Tours, got.Undirected, got.ByLength, got.Shards}, sameBig); diff != "" {
+		t.Errorf("merged shards (-whole +merged):\n%s", diff)
+	}
+	if alone, err := MergeDP(whole); err != nil || alone.Tours.Cmp(whole.Tours) != 0 {
+		t.Errorf("a whole count merged alone: %v, %v", alone, err)
+	}
+	other := mustCountDP(t, 5, 6, WithShard(1, 3))
+	forged := *parts[1]
+	forged.Followed++
+	relabelled := *parts[1]
+	relabelled.Shard = 2
+	for name, bad := range map[string][]*DPCount{
+		"none":            nil,
+		"a shard missing": {parts[0], parts[1]},
+		"a shard twice":   {parts[0], parts[1], parts[1], parts[2]},
+		"another board":   {parts[0], other, parts[2]},
+		"forged states":   {parts[0], &forged, parts[2]},
+		"relabelled":      {parts[0], &relabelled, parts[2]},
+		"a nil part":      {parts[0], nil, parts[2]},
+	} {
+		if _, err := MergeDP(bad...); !errors.Is(err, ErrMerge) {
+			t.Errorf("%s: %v, want ErrMerge", name, err)
+		}
+	}
+}

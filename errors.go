@@ -34,7 +34,7 @@ var (
 	// does not use.
 	ErrBadOption = errors.New("knightstour: invalid option")
 	// ErrMerge reports results of shards that cannot be added up
-	// (MergeStats).
+	// (MergeStats, MergeDP).
 	ErrMerge = errors.New("knightstour: cannot merge")
 	// ErrGaveUp reports that a heuristic search used up its budget of
 	// nodes without finding a tour; one may still exist.

@@ -204,6 +204,9 @@ func TestMisuse(t *testing.T) {
 		{"ParseOrder", func() error { _, err := knightstour.ParseOrder(strings.Repeat("(", 1000)); return wantErr(err) }},
 		{"ParseSweep", func() error { _, err := knightstour.ParseSweep(""); return wantErr(err) }},
 		{"MergeStats none", func() error { _, err := knightstour.MergeStats(); return wantErr(err) }},
+		{"MergeDP none", func() error { _, err := knightstour.MergeDP(); return wantErr(err) }},
+		{"MergeDP nil", func() error { _, err := knightstour.MergeDP(nil, nil); return wantErr(err) }},
+		{"MergeDP zero", func() error { _, err := knightstour.MergeDP(&knightstour.DPCount{}); return wantErr(err) }},
 		{"Exists", func() error {
 			knightstour.Exists(-1, math.MaxInt, knightstour.Closed)
 			knightstour.StartPossible(-1, 0, far, knightstour.Open)

@@ -386,8 +386,8 @@ const MaxShards = 1 << 16
 // i, count every tour exactly once. Add their Stats with MergeStats (the CLI:
 // knightstour merge). With CountDP, shard i follows the i-th of n parts of
 // the states, from the first square after which there are at least 1024
-// for each shard (the same square in every shard); the DPCount.Tours of
-// the shards add up to the whole count. A frontier count's shards are not
+// for each shard (the same square in every shard); MergeDP adds their
+// DPCounts up to the whole count's. A frontier count's shards are not
 // much smaller than the whole, though: its states mix within a column or
 // two, so each shard soon keeps nearly every state (7x7 in 4 shards: 26
 // million states at the peak in each, 29 million in the whole count).

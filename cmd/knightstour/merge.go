@@ -12,9 +12,9 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/euler1758/knightstour"
-	"github.com/euler1758/knightstour/internal/shard"
 	"github.com/euler1758/knightstour/queens"
 )
 
@@ -176,104 +176,104 @@ do not add up), as well as JSON with repeated, unknown or case-folded keys.
 	return json.NewEncoder(stdout).Encode(out)
 }
 
-// mergeTours adds up the results of the shards of one count of tours.
+// mergeTours adds up the results of the shards of one count of tours, by
+// the library's merge of their method: MergeDP for a frontier count,
+// MergeStats for an enumeration. What a result file alone can be checked
+// for (a count, no -limit) is checked here first.
 func mergeTours(results []shardResult) (*countResult, error) {
 	counts := make([]*countResult, len(results))
 	for i, r := range results {
 		counts[i] = r.tours
+		if err := checkRecord(r.tours); err != nil {
+			return nil, fmt.Errorf("cannot merge: shard %d/%d: %w", r.tours.Shard, r.tours.Shards, err)
+		}
 	}
-	if err := checkParts(counts); err != nil {
+	first := counts[0]
+	out := *first
+	var err error
+	switch {
+	case first.Method == "dp":
+		err = mergeDP(&out, counts)
+	case first.Free:
+		// A census by enumeration is never split; a file that says
+		// otherwise holds a whole count under a shard's label.
+		if len(counts) != 1 || first.Shards != 1 {
+			err = errors.New("a count of tours with free ends by enumeration is never split into shards")
+		}
+	default:
+		err = mergeEnum(&out, counts, results[0].identity())
+	}
+	if err != nil {
 		return nil, fmt.Errorf("cannot merge: %w", err)
-	}
-	out := *results[0].tours
-	out.Count, out.Nodes, out.Tasks, out.Workers, out.ElapsedMS, out.Shard, out.Shards = new(big.Int), 0, 0, 0, 0, 0, 1
-	// The states after each square are one shard's; the whole count's
-	// are not the sum (shards reach some states alike). What one shard
-	// kept at most, and took, is what a machine running one needs.
-	out.States, out.PeakStates, out.PeakBytes, out.Passes, out.Narrowed, out.Resumed = nil, 0, 0, 0, 0, 0
-	out.ByLength = make([]*big.Int, len(counts[0].ByLength))
-	for i := range out.ByLength {
-		out.ByLength[i] = new(big.Int)
-	}
-	for _, r := range results {
-		c := r.tours
-		out.Count.Add(out.Count, c.Count)
-		out.Nodes += c.Nodes
-		if c.Method == "dp" {
-			out.Tasks = max(out.Tasks, c.Tasks) // the squares, in every shard alike
-		} else {
-			out.Tasks += c.Tasks
-		}
-		out.Workers += c.Workers
-		out.ElapsedMS = max(out.ElapsedMS, c.ElapsedMS)
-		out.PeakStates, out.PeakBytes, out.Passes = max(out.PeakStates, c.PeakStates), max(out.PeakBytes, c.PeakBytes), max(out.Passes, c.Passes)
-		out.Narrowed += c.Narrowed
-		for i, n := range c.ByLength {
-			out.ByLength[i].Add(out.ByLength[i], n)
-		}
-	}
-	if len(out.ByLength) == 0 {
-		out.ByLength = nil
 	}
 	return &out, nil
 }
 
-// checkParts reports an error unless counts are the shards of one count,
-// each once, each whole (no -limit), and, as far as their numbers can
-// tell, each labelled as the shard it is: the tasks of an enumeration's
-// shards add up to the tasks its tree was cut into, and the states a
-// frontier count's shards followed add up to the states where they
-// parted.
-func checkParts(counts []*countResult) error {
-	ids := make([]shard.ID, len(counts))
-	first := counts[0]
-	tasks, followed := 0, 0
+// checkRecord reports what makes c, one result, no part of a count to
+// merge: no count or a negative one, a -limit, impossible figures, or
+// counts by length that do not end in the count.
+func checkRecord(c *countResult) error {
+	switch {
+	case c.Count == nil:
+		return errors.New("no count")
+	case c.Count.Sign() < 0:
+		return fmt.Errorf("a negative count, %v", c.Count)
+	case c.Limit != 0:
+		return errors.New("limited (-limit): not a whole count")
+	case c.Workers < 1 || !(c.ElapsedMS >= 0) || c.Tasks < 0:
+		return fmt.Errorf("%d workers, %d tasks, %v ms: not a result a count printed", c.Workers, c.Tasks, c.ElapsedMS)
+	}
+	return checkByLength(c, c)
+}
+
+// mergeDP merges the shards of a frontier count into out with MergeDP.
+func mergeDP(out *countResult, counts []*countResult) error {
+	parts := make([]*knightstour.DPCount, len(counts))
 	for i, c := range counts {
-		label := shard.ID{Index: c.Shard, Count: c.Shards}
-		ids[i] = label
-		switch {
-		case c.Count == nil:
-			return fmt.Errorf("shard %v has no count", label)
-		case c.Count.Sign() < 0:
-			return fmt.Errorf("shard %v has a negative count, %v", label, c.Count)
-		case c.Shards > knightstour.MaxShards:
-			return fmt.Errorf("shard %v: no count splits into more than %d shards", label, knightstour.MaxShards)
-		case c.Limit != 0:
-			return fmt.Errorf("shard %v was limited (-limit): it is not a whole count", label)
-		case c.Workers < 1 || !(c.ElapsedMS >= 0) || c.Tasks < 0:
-			return fmt.Errorf("shard %v: %d workers, %d tasks, %v ms: not a result a count printed", label, c.Workers, c.Tasks, c.ElapsedMS)
-		case c.Method == "enum" && c.Count.Cmp(new(big.Int).Lsh(new(big.Int).SetUint64(c.Nodes), 1)) > 0:
+		parts[i] = &knightstour.DPCount{Rows: c.Rows, Cols: c.Cols, Closed: c.Closed, Tours: c.Count, Undirected: c.Count,
+			States: c.States, PeakStates: c.PeakStates, ByLength: c.ByLength, PeakBytes: c.PeakBytes, Workers: c.Workers,
+			Shard: c.Shard, Shards: c.Shards, PartedAt: c.PartedAt, Followed: c.Followed, Passes: c.Passes, Narrowed: c.Narrowed,
+			Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond))}
+	}
+	whole, err := knightstour.MergeDP(parts...)
+	if err != nil {
+		return err
+	}
+	out.Count, out.ByLength, out.Workers, out.ElapsedMS = whole.Tours, whole.ByLength, 0, 0
+	out.PeakStates, out.PeakBytes, out.Passes, out.Narrowed = whole.PeakStates, whole.PeakBytes, whole.Passes, whole.Narrowed
+	out.States, out.Resumed, out.Shard, out.Shards, out.PartedAt, out.Followed = nil, 0, 0, 1, 0, 0
+	for _, c := range counts {
+		out.Tasks = max(out.Tasks, c.Tasks) // the squares, in every shard alike
+		out.Nodes += c.Nodes
+		out.Workers += c.Workers // the workers of all the machines
+		out.ElapsedMS = max(out.ElapsedMS, c.ElapsedMS)
+	}
+	return nil
+}
+
+// mergeEnum merges the shards of an enumeration into out with MergeStats,
+// job naming the count they are of.
+func mergeEnum(out *countResult, counts []*countResult, job string) error {
+	parts := make([]knightstour.Stats, len(counts))
+	for i, c := range counts {
+		if !c.Count.IsUint64() || c.Count.Cmp(new(big.Int).Lsh(new(big.Int).SetUint64(c.Nodes), 1)) > 0 {
 			// Every tour ends a path of the search tree at a node of its
 			// own; a closed tour read backwards is counted with it, so a
 			// count is at most twice the nodes.
-			return fmt.Errorf("shard %v: %v tours from %d nodes of the search", label, c.Count, c.Nodes)
-		case c.Shards > 1 && c.Free && c.Method != "dp":
-			// A census by enumeration is never split; a file that says
-			// otherwise holds a whole count under a shard's label.
-			return fmt.Errorf("shard %v: a count of tours with free ends by enumeration is never split into shards", label)
-		case c.Method == "enum" && !c.Free && (c.AllTasks < 1 || c.AllTasks != first.AllTasks || c.Tasks < 0 || c.Tasks > c.AllTasks):
-			return fmt.Errorf("shard %v: %d tasks of a tree cut into %d, where shard %d/%d says %d", label, c.Tasks, c.AllTasks, first.Shard, first.Shards, first.AllTasks)
-		case c.Method == "dp" && c.Shards == 1 && c.PartedAt != 0:
-			return fmt.Errorf("shard %v parted its states after square %d: it is a part of a split count, not a whole one", label, c.PartedAt)
-		case c.Method == "dp" && c.Shards > 1 && (c.PartedAt < 1 || c.PartedAt > len(c.States) || c.PartedAt != first.PartedAt || c.Followed < 0):
-			return fmt.Errorf("shard %v parted after square %d, shard %d/%d after square %d", label, c.PartedAt, first.Shard, first.Shards, first.PartedAt)
-		case c.Method == "dp" && c.Shards > 1 && c.States[c.PartedAt-1] != first.States[c.PartedAt-1]:
-			return fmt.Errorf("shard %v had %d states where the shards parted, shard %d/%d %d", label, c.States[c.PartedAt-1], first.Shard, first.Shards, first.States[c.PartedAt-1])
+			return fmt.Errorf("shard %d/%d: %v tours from %d nodes of the search", c.Shard, c.Shards, c.Count, c.Nodes)
 		}
-		if err := checkByLength(c, first); err != nil {
-			return fmt.Errorf("shard %v: %w", label, err)
-		}
-		tasks += c.Tasks
-		followed += c.Followed
+		parts[i] = knightstour.Stats{Job: job, Tours: c.Count.Uint64(), Nodes: c.Nodes, Tasks: c.Tasks, AllTasks: c.AllTasks,
+			Shard: c.Shard, Shards: c.Shards, Workers: c.Workers, Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond))}
 	}
-	if err := shard.Complete(ids); err != nil {
+	whole, err := knightstour.MergeStats(parts...)
+	if err != nil {
 		return err
 	}
-	switch {
-	case first.Method == "enum" && !first.Free && tasks != first.AllTasks:
-		return fmt.Errorf("the shards walked %d tasks of a tree cut into %d: a shard is not the part its label says", tasks, first.AllTasks)
-	case first.Method == "dp" && first.Shards > 1 && followed != first.States[first.PartedAt-1]:
-		return fmt.Errorf("the shards followed %d of the %d states where they parted: a shard is not the part its label says", followed, first.States[first.PartedAt-1])
+	out.Count, out.Nodes, out.Tasks = new(big.Int).SetUint64(whole.Tours), whole.Nodes, whole.Tasks
+	out.Shard, out.Shards, out.Workers, out.ElapsedMS = 0, 1, 0, 0
+	for _, c := range counts {
+		out.Workers += c.Workers
+		out.ElapsedMS = max(out.ElapsedMS, c.ElapsedMS)
 	}
 	return nil
 }
