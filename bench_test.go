@@ -199,13 +199,13 @@ func benchDP(b *testing.B, rows, cols, workers int, want string, opts ...CountDP
 		}
 	}
 	states := 0
-	for _, n := range res.States {
+	for _, n := range res.Work.States {
 		states += n
 	}
 	b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
-	b.ReportMetric(float64(res.PeakStates), "peak-states")
-	b.ReportMetric(float64(res.PeakBytes)/1e6, "MB-states")
-	b.ReportMetric(float64(res.PeakBytes)/float64(res.PeakStates), "bytes/state")
+	b.ReportMetric(float64(res.Work.PeakStates), "peak-states")
+	b.ReportMetric(float64(res.Work.PeakBytes)/1e6, "MB-states")
+	b.ReportMetric(float64(res.Work.PeakBytes)/float64(res.Work.PeakStates), "bytes/state")
 }
 
 func BenchmarkDP5x8Par2(b *testing.B)       { benchDP(b, 5, 8, 2, "3742739") }

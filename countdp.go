@@ -101,13 +101,19 @@ func defaultMemoryLimit() int64 {
 	return fallbackMemoryLimit
 }
 
-// DPCount is the result of CountDP.
+// DPCount is the result of CountDP: what was asked (the board, the start,
+// the kind, the shard) and what was found (the tours), with how the count
+// went in Work, which no count depends on.
 type DPCount struct {
 	Rows, Cols int
 	// Start is the square the tours start on, or nil for WithFreeEnds and
 	// WithClosed.
 	Start  *Coordinate
 	Closed bool
+	// Shard and Shards say which part of the count this is (WithShard):
+	// the Tours of shards 0..Shards-1 add up to the whole count (MergeDP).
+	// Shards is 1 for a whole count.
+	Shard, Shards int
 	// Tours counts directed tours the way the enumerating calls do: from
 	// Start, Solver.Count; with free ends, Census.Directed (every tour once
 	// from each end); closed, the tours from any one square, both
@@ -117,25 +123,29 @@ type DPCount struct {
 	// from Start, equal to Tours (a path from a square has one direction);
 	// with free ends and closed, Tours/2.
 	Undirected *big.Int
-	// States holds the number of distinct partial solutions after each
-	// square was added; their maximum is PeakStates.
-	States     []int
-	PeakStates int
 	// ByLength, with WithAllLengths, holds the Tours of the board cut to
 	// 1, 2, ... columns along its longer side: ByLength[k-1] is for R x k
 	// when R <= C (k x C otherwise), counted as Tours is. A cut board that
 	// does not hold Start has none.
 	ByLength []*big.Int
+	// Work describes how the count went.
+	Work DPWork
+}
+
+// DPWork describes the work of a frontier count (CountDP): its states,
+// memory, passes, workers and time. Two counts of one board and options
+// have the same States whatever their memory and workers.
+type DPWork struct {
+	// States holds the number of distinct partial solutions after each
+	// square was added; their maximum is PeakStates.
+	States     []int
+	PeakStates int
 	// PeakBytes is the most memory the state tables held at once, with
 	// the tables of degree demands that prune them.
 	PeakBytes int64
 	// Limbs is the number of 64-bit words a count needed.
 	Limbs   int
 	Workers int
-	// Shard and Shards say which part of the count this is (WithShard):
-	// the Tours of shards 0..Shards-1 add up to the whole count. Shards
-	// is 1 for a whole count.
-	Shard, Shards int
 	// PartedAt is, for a shard, how many squares were added before the
 	// shards parted (0 for a whole count), and Followed how many of the
 	// States[PartedAt-1] states there this shard followed: the Followed of
@@ -212,7 +222,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 	if fc.MemoryLimit == 0 {
 		fc.MemoryLimit = defaultMemoryLimit()
 	}
-	res := &DPCount{Rows: rows, Cols: cols, Closed: cfg.closed, Workers: cfg.workers, Sweep: sweep}
+	res := &DPCount{Rows: rows, Cols: cols, Closed: cfg.closed, Work: DPWork{Workers: cfg.workers, Sweep: sweep}}
 	switch {
 	case cfg.free && cfg.closed:
 		return nil, fmt.Errorf("%w: closed tours have no ends to leave free", ErrBadOption)
@@ -244,13 +254,13 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 		return nil, err
 	}
 	res.Tours, res.Undirected, res.ByLength = out.Tours, out.Undirected, out.ByLength
-	res.States, res.PeakStates, res.PeakBytes, res.Limbs = out.States, out.PeakStates, out.PeakBytes, out.Limbs
-	res.Passes, res.Narrowed = out.Passes, out.Narrowed
+	res.Work.States, res.Work.PeakStates, res.Work.PeakBytes, res.Work.Limbs = out.States, out.PeakStates, out.PeakBytes, out.Limbs
+	res.Work.Passes, res.Work.Narrowed = out.Passes, out.Narrowed
 	if out.ShardAt >= 0 {
-		res.PartedAt, res.Followed = out.ShardAt, out.Followed
+		res.Work.PartedAt, res.Work.Followed = out.ShardAt, out.Followed
 	}
-	res.Resumed, res.Shard, res.Shards = out.Resumed, cfg.shard, max(1, cfg.shards)
-	res.Elapsed = time.Since(begin)
+	res.Work.Resumed, res.Shard, res.Shards = out.Resumed, cfg.shard, max(1, cfg.shards)
+	res.Work.Elapsed = time.Since(begin)
 	return res, nil
 }
 
@@ -276,7 +286,7 @@ func MergeDP(parts ...*DPCount) (*DPCount, error) {
 	if first == nil {
 		return nil, fmt.Errorf("%w: a nil result", ErrMerge)
 	}
-	out := &DPCount{Rows: first.Rows, Cols: first.Cols, Start: first.Start, Closed: first.Closed, Sweep: first.Sweep,
+	out := &DPCount{Rows: first.Rows, Cols: first.Cols, Start: first.Start, Closed: first.Closed, Work: DPWork{Sweep: first.Work.Sweep},
 		Tours: new(big.Int), Undirected: new(big.Int), Shards: 1}
 	if len(first.ByLength) > 0 {
 		out.ByLength = make([]*big.Int, len(first.ByLength))
@@ -291,24 +301,24 @@ func MergeDP(parts ...*DPCount) (*DPCount, error) {
 			return nil, fmt.Errorf("%w: %v", ErrMerge, err)
 		}
 		ids[i] = shard.ID{Index: p.Shard, Count: p.Shards}
-		followed += p.Followed
+		followed += p.Work.Followed
 		out.Tours.Add(out.Tours, p.Tours)
 		out.Undirected.Add(out.Undirected, p.Undirected)
 		for k, n := range p.ByLength {
 			out.ByLength[k].Add(out.ByLength[k], n)
 		}
-		out.Workers = max(out.Workers, p.Workers)
-		out.PeakStates, out.PeakBytes = max(out.PeakStates, p.PeakStates), max(out.PeakBytes, p.PeakBytes)
-		out.Passes, out.Limbs = max(out.Passes, p.Passes), max(out.Limbs, p.Limbs)
-		out.Narrowed += p.Narrowed
-		out.Elapsed = max(out.Elapsed, p.Elapsed)
+		out.Work.Workers = max(out.Work.Workers, p.Work.Workers)
+		out.Work.PeakStates, out.Work.PeakBytes = max(out.Work.PeakStates, p.Work.PeakStates), max(out.Work.PeakBytes, p.Work.PeakBytes)
+		out.Work.Passes, out.Work.Limbs = max(out.Work.Passes, p.Work.Passes), max(out.Work.Limbs, p.Work.Limbs)
+		out.Work.Narrowed += p.Work.Narrowed
+		out.Work.Elapsed = max(out.Work.Elapsed, p.Work.Elapsed)
 	}
 	if err := shard.Complete(ids); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMerge, err)
 	}
-	if first.Shards > 1 && followed != first.States[first.PartedAt-1] {
+	if first.Shards > 1 && followed != first.Work.States[first.Work.PartedAt-1] {
 		return nil, fmt.Errorf("%w: the shards followed %d of the %d states where they parted: a shard is not the part its label says",
-			ErrMerge, followed, first.States[first.PartedAt-1])
+			ErrMerge, followed, first.Work.States[first.Work.PartedAt-1])
 	}
 	return out, nil
 }
@@ -322,22 +332,22 @@ func (p *DPCount) partOf(first *DPCount) error {
 	label := shard.ID{Index: p.Shard, Count: p.Shards}
 	sameStart := p.Start == nil && first.Start == nil || p.Start != nil && first.Start != nil && *p.Start == *first.Start
 	switch {
-	case p.Rows != first.Rows || p.Cols != first.Cols || !sameStart || p.Closed != first.Closed || p.Sweep != first.Sweep:
+	case p.Rows != first.Rows || p.Cols != first.Cols || !sameStart || p.Closed != first.Closed || p.Work.Sweep != first.Work.Sweep:
 		return fmt.Errorf("shard %v counts another board, start, kind or sweep than shard %d/%d", label, first.Shard, first.Shards)
 	case p.Tours == nil || p.Tours.Sign() < 0 || p.Undirected == nil || p.Undirected.Sign() < 0:
 		return fmt.Errorf("shard %v has no count, or a negative one", label)
-	case p.Workers < 1 || p.Elapsed < 0 || p.Followed < 0:
-		return fmt.Errorf("shard %v: %d workers, %v, %d states followed: not a result a count made", label, p.Workers, p.Elapsed, p.Followed)
+	case p.Work.Workers < 1 || p.Work.Elapsed < 0 || p.Work.Followed < 0:
+		return fmt.Errorf("shard %v: %d workers, %v, %d states followed: not a result a count made", label, p.Work.Workers, p.Work.Elapsed, p.Work.Followed)
 	case len(p.ByLength) != len(first.ByLength):
 		return fmt.Errorf("shard %v counts %d lengths, shard %d/%d %d", label, len(p.ByLength), first.Shard, first.Shards, len(first.ByLength))
 	case len(p.ByLength) > 0 && (p.ByLength[len(p.ByLength)-1] == nil || p.ByLength[len(p.ByLength)-1].Cmp(p.Tours) != 0):
 		return fmt.Errorf("shard %v counts %v tours of the whole board by length and %v in all", label, p.ByLength[len(p.ByLength)-1], p.Tours)
-	case p.Shards == 1 && p.PartedAt != 0:
-		return fmt.Errorf("shard %v parted its states after square %d: it is a part of a split count, not a whole one", label, p.PartedAt)
-	case p.Shards > 1 && (p.PartedAt < 1 || p.PartedAt > len(p.States) || p.PartedAt != first.PartedAt):
-		return fmt.Errorf("shard %v parted after square %d, shard %d/%d after square %d", label, p.PartedAt, first.Shard, first.Shards, first.PartedAt)
-	case p.Shards > 1 && (first.PartedAt > len(first.States) || p.States[p.PartedAt-1] != first.States[first.PartedAt-1]):
-		return fmt.Errorf("shard %v had %d states where the shards parted, shard %d/%d another number", label, p.States[p.PartedAt-1], first.Shard, first.Shards)
+	case p.Shards == 1 && p.Work.PartedAt != 0:
+		return fmt.Errorf("shard %v parted its states after square %d: it is a part of a split count, not a whole one", label, p.Work.PartedAt)
+	case p.Shards > 1 && (p.Work.PartedAt < 1 || p.Work.PartedAt > len(p.Work.States) || p.Work.PartedAt != first.Work.PartedAt):
+		return fmt.Errorf("shard %v parted after square %d, shard %d/%d after square %d", label, p.Work.PartedAt, first.Shard, first.Shards, first.Work.PartedAt)
+	case p.Shards > 1 && (first.Work.PartedAt > len(first.Work.States) || p.Work.States[p.Work.PartedAt-1] != first.Work.States[first.Work.PartedAt-1]):
+		return fmt.Errorf("shard %v had %d states where the shards parted, shard %d/%d another number", label, p.Work.States[p.Work.PartedAt-1], first.Shard, first.Shards)
 	}
 	for k, n := range p.ByLength {
 		if n == nil || n.Sign() < 0 {

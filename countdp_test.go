@@ -148,7 +148,7 @@ func TestCountDPPublished(t *testing.T) {
 		if got := res.Undirected.String(); got != tt.undirected {
 			t.Errorf("%s: %s undirected, want %s", name, got, tt.undirected)
 		}
-		t.Logf("%s: %v in %v, peak %d states", name, res.Undirected, res.Elapsed, res.PeakStates)
+		t.Logf("%s: %v in %v, peak %d states", name, res.Undirected, res.Work.Elapsed, res.Work.PeakStates)
 	}
 }
 
@@ -179,7 +179,7 @@ func TestCountDPStartsSum(t *testing.T) {
 		for _, orbit := range orbits(tt.rows, tt.cols) {
 			res := mustCountDP(t, tt.rows, tt.cols, WithStart(orbit[0]))
 			sum.Add(sum, new(big.Int).Mul(res.Tours, big.NewInt(int64(len(orbit)))))
-			t.Logf("%dx%d from %v (%d squares alike): %v tours in %v", tt.rows, tt.cols, orbit[0], len(orbit), res.Tours, res.Elapsed)
+			t.Logf("%dx%d from %v (%d squares alike): %v tours in %v", tt.rows, tt.cols, orbit[0], len(orbit), res.Tours, res.Work.Elapsed)
 		}
 		if free := mustCountDP(t, tt.rows, tt.cols, WithFreeEnds()).Tours; sum.Cmp(free) != 0 {
 			t.Errorf("%dx%d: the counts from every square add up to %v; with free ends %v", tt.rows, tt.cols, sum, free)
@@ -209,7 +209,7 @@ func TestCountDPWorkers(t *testing.T) {
 			if got.Tours.Cmp(want.Tours) != 0 {
 				t.Errorf("%d workers: %v tours, 1 worker %v", workers, got.Tours, want.Tours)
 			}
-			if diff := cmp.Diff(want.States, got.States); diff != "" {
+			if diff := cmp.Diff(want.Work.States, got.Work.States); diff != "" {
 				t.Errorf("%d workers: states per step differ (-1 worker +%d):\n%s", workers, workers, diff)
 			}
 		}
@@ -254,7 +254,7 @@ func TestCountDPSameCounts(t *testing.T) {
 		want := mustCountDP(t, b.rows, b.cols, b.opts...)
 		for _, v := range variants {
 			got := mustCountDP(t, b.rows, b.cols, append(append([]CountDPOption{}, b.opts...), v.opts...)...)
-			if diff := cmp.Diff(want, got, sameBig, cmpopts.IgnoreFields(DPCount{}, "PeakBytes", "Elapsed")); diff != "" {
+			if diff := cmp.Diff(want, got, sameBig, cmpopts.IgnoreFields(DPWork{}, "PeakBytes", "Elapsed")); diff != "" {
 				t.Errorf("%dx%d %s (-default +%s):\n%s", b.rows, b.cols, v.name, v.name, diff)
 			}
 		}
@@ -282,7 +282,7 @@ func TestCountDPEarlyStart(t *testing.T) {
 		if got.Tours.Cmp(want.Tours) != 0 {
 			t.Errorf("%dx%d from %v: early start %v, late %v", b.rows, b.cols, b.start, got.Tours, want.Tours)
 		}
-		if cmp.Equal(got.States, want.States) && b.rows*b.cols > 20 {
+		if cmp.Equal(got.Work.States, want.Work.States) && b.rows*b.cols > 20 {
 			t.Errorf("%dx%d from %v: the same states both ways: not a second computation", b.rows, b.cols, b.start)
 		}
 	}
@@ -310,27 +310,27 @@ func TestCountDPSweep(t *testing.T) {
 			continue // 6x6 goes through each way in internal/frontier's tests
 		}
 		rows := mustCountDP(t, b.rows, b.cols, append(b.opts, WithSweep(SweepRows))...)
-		if rows.Sweep != SweepRows {
-			t.Errorf("%dx%d: sweep %v, want rows", b.rows, b.cols, rows.Sweep)
+		if rows.Work.Sweep != SweepRows {
+			t.Errorf("%dx%d: sweep %v, want rows", b.rows, b.cols, rows.Work.Sweep)
 		}
 		var narrow *DPCount
 		for _, sweep := range []Sweep{SweepNarrow, SweepNarrowDown} {
 			res := mustCountDP(t, b.rows, b.cols, append(b.opts, WithSweep(sweep))...)
-			got := []any{res.Tours.String(), fmt.Sprint(res.ByLength), res.Sweep}
+			got := []any{res.Tours.String(), fmt.Sprint(res.ByLength), res.Work.Sweep}
 			want := []any{rows.Tours.String(), fmt.Sprint(rows.ByLength), sweep}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("%dx%d: sweep %v (-rows +%[3]v):\n%s", b.rows, b.cols, sweep, diff)
 			}
-			if cmp.Equal(rows.States, res.States) || narrow != nil && cmp.Equal(narrow.States, res.States) {
+			if cmp.Equal(rows.Work.States, res.Work.States) || narrow != nil && cmp.Equal(narrow.Work.States, res.Work.States) {
 				t.Errorf("%dx%d: sweep %v keeps the states of another: not a second computation", b.rows, b.cols, sweep)
 			}
-			if slices.Max(res.States) >= slices.Max(rows.States) {
-				t.Errorf("%dx%d: at most %d states by rows; by %v at most %d", b.rows, b.cols, slices.Max(rows.States), sweep, slices.Max(res.States))
+			if slices.Max(res.Work.States) >= slices.Max(rows.Work.States) {
+				t.Errorf("%dx%d: at most %d states by rows; by %v at most %d", b.rows, b.cols, slices.Max(rows.Work.States), sweep, slices.Max(res.Work.States))
 			}
 			narrow = res
 		}
 	}
-	if got := mustCountDP(t, 3, 8).Sweep; got != SweepNarrow {
+	if got := mustCountDP(t, 3, 8).Work.Sweep; got != SweepNarrow {
 		t.Errorf("3x8 by default: sweep %v, want narrow", got)
 	}
 	for _, s := range []Sweep{-1, SweepNarrowDown + 1} {
@@ -364,7 +364,7 @@ func TestParseSweep(t *testing.T) {
 func TestSweepResolve(t *testing.T) {
 	var want, got []Sweep
 	for _, s := range []Sweep{SweepAuto, SweepRows, SweepNarrow, SweepNarrowDown} {
-		want = append(want, mustCountDP(t, 4, 5, WithSweep(s)).Sweep)
+		want = append(want, mustCountDP(t, 4, 5, WithSweep(s)).Work.Sweep)
 		got = append(got, s.Resolve())
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -402,15 +402,15 @@ func TestCountDPDemands(t *testing.T) {
 		if got.Tours.Cmp(all.Tours) != 0 || fmt.Sprint(got.ByLength) != fmt.Sprint(all.ByLength) {
 			t.Errorf("%dx%d %d options: %v tours (by length %v), keeping every state %v (%v)", b.rows, b.cols, len(b.opts), got.Tours, got.ByLength, all.Tours, all.ByLength)
 		}
-		if len(got.States) != len(all.States) {
-			t.Fatalf("%dx%d: %d steps, keeping every state %d", b.rows, b.cols, len(got.States), len(all.States))
+		if len(got.Work.States) != len(all.Work.States) {
+			t.Fatalf("%dx%d: %d steps, keeping every state %d", b.rows, b.cols, len(got.Work.States), len(all.Work.States))
 		}
-		for v := range got.States {
-			if got.States[v] > all.States[v] {
-				t.Errorf("%dx%d: %d states after square %d, more than the %d kept without the demands", b.rows, b.cols, got.States[v], v, all.States[v])
+		for v := range got.Work.States {
+			if got.Work.States[v] > all.Work.States[v] {
+				t.Errorf("%dx%d: %d states after square %d, more than the %d kept without the demands", b.rows, b.cols, got.Work.States[v], v, all.Work.States[v])
 			}
 		}
-		t.Logf("%dx%d %d options: peak %d states, %d keeping every state", b.rows, b.cols, len(b.opts), got.PeakStates, all.PeakStates)
+		t.Logf("%dx%d %d options: peak %d states, %d keeping every state", b.rows, b.cols, len(b.opts), got.Work.PeakStates, all.Work.PeakStates)
 	}
 }
 
@@ -421,8 +421,8 @@ func TestCountDPDemands(t *testing.T) {
 func TestCountDPBeyond64Bits(t *testing.T) {
 	const rows, cols = 3, 45
 	free := mustCountDP(t, rows, cols, WithFreeEnds())
-	if free.Limbs < 2 || free.Tours.BitLen() <= 64 {
-		t.Fatalf("3x%d: %v tours in %d limbs; want a count past 64 bits", cols, free.Tours, free.Limbs)
+	if free.Work.Limbs < 2 || free.Tours.BitLen() <= 64 {
+		t.Fatalf("3x%d: %v tours in %d limbs; want a count past 64 bits", cols, free.Tours, free.Work.Limbs)
 	}
 	if !exhaustive {
 		return // the sum over all 135 starts takes ten seconds
@@ -522,8 +522,8 @@ func TestCountDPProgress(t *testing.T) {
 	if p == nil || p.TasksDone != 35 || p.Tasks != 35 || p.Fraction() != 1 || calls.Load() < 1 {
 		t.Fatalf("last progress %+v after %d calls; want 35 of 35 squares", p, calls.Load())
 	}
-	if len(res.States) != 35 || res.PeakStates == 0 || res.PeakBytes == 0 {
-		t.Errorf("States %v, peak %d states, %d bytes", res.States, res.PeakStates, res.PeakBytes)
+	if len(res.Work.States) != 35 || res.Work.PeakStates == 0 || res.Work.PeakBytes == 0 {
+		t.Errorf("States %v, peak %d states, %d bytes", res.Work.States, res.Work.PeakStates, res.Work.PeakBytes)
 	}
 }
 
@@ -593,7 +593,7 @@ func TestMergeDP(t *testing.T) {
 	}
 	other := mustCountDP(t, 5, 6, WithShard(1, 3))
 	forged := *parts[1]
-	forged.Followed++
+	forged.Work.Followed++
 	relabelled := *parts[1]
 	relabelled.Shard = 2
 	for name, bad := range map[string][]*DPCount{

@@ -502,7 +502,7 @@ func WithSpill(dir string) CountDPOption {
 // (cancelled, out of memory), writes to file where it got to and what it
 // has counted. A
 // CountDP with the same board and options finds the checkpoint and
-// resumes from it (DPCount.Resumed says from which square); one of
+// resumes from it (DPCount.Work.Resumed says from which square); one of
 // another count, or a checkpoint torn, truncated or changed, is refused
 // with ErrCheckpoint, and one another process is counting with is
 // refused with ErrInUse. When the count is done it removes the checkpoint

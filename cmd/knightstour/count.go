@@ -283,13 +283,13 @@ func countDP(ctx context.Context, s *knightstour.Solver, c *common, f *countFlag
 	case err != nil:
 		return usageErrorIf(err, c)
 	}
-	res.Resumed = dp.Resumed
-	res.Sweep = dp.Sweep.String()
-	res.Passes, res.Narrowed = dp.Passes, dp.Narrowed
-	res.PartedAt, res.Followed = dp.PartedAt, dp.Followed
-	res.Count, res.Workers, res.Tasks = dp.Tours, dp.Workers, len(dp.States)
-	res.PeakStates, res.PeakBytes, res.States, res.ByLength = dp.PeakStates, dp.PeakBytes, dp.States, dp.ByLength
-	res.ElapsedMS = float64(dp.Elapsed) / float64(time.Millisecond)
+	res.Resumed = dp.Work.Resumed
+	res.Sweep = dp.Work.Sweep.String()
+	res.Passes, res.Narrowed = dp.Work.Passes, dp.Work.Narrowed
+	res.PartedAt, res.Followed = dp.Work.PartedAt, dp.Work.Followed
+	res.Count, res.Workers, res.Tasks = dp.Tours, dp.Work.Workers, len(dp.Work.States)
+	res.PeakStates, res.PeakBytes, res.States, res.ByLength = dp.Work.PeakStates, dp.Work.PeakBytes, dp.Work.States, dp.ByLength
+	res.ElapsedMS = float64(dp.Work.Elapsed) / float64(time.Millisecond)
 	return nil
 }
 

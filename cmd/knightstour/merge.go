@@ -230,17 +230,18 @@ func checkRecord(c *countResult) error {
 func mergeDP(out *countResult, counts []*countResult) error {
 	parts := make([]*knightstour.DPCount, len(counts))
 	for i, c := range counts {
-		parts[i] = &knightstour.DPCount{Rows: c.Rows, Cols: c.Cols, Closed: c.Closed, Tours: c.Count, Undirected: c.Count,
-			States: c.States, PeakStates: c.PeakStates, ByLength: c.ByLength, PeakBytes: c.PeakBytes, Workers: c.Workers,
-			Shard: c.Shard, Shards: c.Shards, PartedAt: c.PartedAt, Followed: c.Followed, Passes: c.Passes, Narrowed: c.Narrowed,
-			Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond))}
+		parts[i] = &knightstour.DPCount{Rows: c.Rows, Cols: c.Cols, Closed: c.Closed, Shard: c.Shard, Shards: c.Shards,
+			Tours: c.Count, Undirected: c.Count, ByLength: c.ByLength, Work: knightstour.DPWork{
+				States: c.States, PeakStates: c.PeakStates, PeakBytes: c.PeakBytes, Workers: c.Workers,
+				PartedAt: c.PartedAt, Followed: c.Followed, Passes: c.Passes, Narrowed: c.Narrowed,
+				Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond))}}
 	}
 	whole, err := knightstour.MergeDP(parts...)
 	if err != nil {
 		return err
 	}
 	out.Count, out.ByLength, out.Workers, out.ElapsedMS = whole.Tours, whole.ByLength, 0, 0
-	out.PeakStates, out.PeakBytes, out.Passes, out.Narrowed = whole.PeakStates, whole.PeakBytes, whole.Passes, whole.Narrowed
+	out.PeakStates, out.PeakBytes, out.Passes, out.Narrowed = whole.Work.PeakStates, whole.Work.PeakBytes, whole.Work.Passes, whole.Work.Narrowed
 	out.States, out.Resumed, out.Shard, out.Shards, out.PartedAt, out.Followed = nil, 0, 0, 1, 0, 0
 	for _, c := range counts {
 		out.Tasks = max(out.Tasks, c.Tasks) // the squares, in every shard alike

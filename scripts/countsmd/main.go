@@ -218,11 +218,11 @@ func (w *writer) count(rows, cols int, mode string, extra ...knightstour.CountDP
 	count := res.Tours.String() + w.check(mode+" "+board, res.Tours)
 	r := result{
 		short: count,
-		line:  fmt.Sprintf("| %s | %s | %v | %d | %.1f MiB |", board, count, res.Elapsed.Round(time.Millisecond), res.PeakStates, float64(res.PeakBytes)/(1<<20)),
-		text: fmt.Sprintf("%s tours in %v, at most %d states and %.1f MiB of them", count, res.Elapsed.Round(time.Second),
-			res.PeakStates, float64(res.PeakBytes)/(1<<20)),
+		line:  fmt.Sprintf("| %s | %s | %v | %d | %.1f MiB |", board, count, res.Work.Elapsed.Round(time.Millisecond), res.Work.PeakStates, float64(res.Work.PeakBytes)/(1<<20)),
+		text: fmt.Sprintf("%s tours in %v, at most %d states and %.1f MiB of them", count, res.Work.Elapsed.Round(time.Second),
+			res.Work.PeakStates, float64(res.Work.PeakBytes)/(1<<20)),
 		byLength: res.ByLength,
-		states:   res.States,
+		states:   res.Work.States,
 	}
 	if len(extra) == 0 {
 		w.done[memo] = r
