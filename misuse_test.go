@@ -75,8 +75,7 @@ func TestMisuse(t *testing.T) {
 			for _, err := range s.All(ctx) {
 				err5 = err
 			}
-			_, _, _, _, _, _ = s.Rows(), s.Cols(), s.Start(), s.Order(), s.Workers(), s.Kind()
-			s.Shard()
+			_, _ = s.Rows(), s.Cols()
 			s.Solutions()
 			return errors.Join(wantErr(err1), wantErr(err2), wantErr(err3), wantErr(err4), wantErr(err5))
 		}},

@@ -67,15 +67,6 @@ func (s *Solver) Rows() int { return s.rows }
 // Cols returns the number of columns of the board (the seed's getCols).
 func (s *Solver) Cols() int { return s.cols }
 
-// Start returns the square every tour starts on.
-func (s *Solver) Start() Coordinate { return s.start }
-
-// Order returns the move order, a copy.
-func (s *Solver) Order() []Move { return append([]Move(nil), s.cfg.order...) }
-
-// Workers returns the number of goroutines the parallel calls use.
-func (s *Solver) Workers() int { return s.cfg.workers }
-
 // Solutions returns the tours of the last FindMoves or FindMovesParallel
 // call that finished (the seed's getSolutions), or nil before the first.
 func (s *Solver) Solutions() *Tours { return s.last.Load() }
@@ -209,10 +200,6 @@ func (s *Solver) All(ctx context.Context) iter.Seq2[Tour, error] {
 	}
 }
 
-// Kind returns the kind of tours the solver looks for: Closed with
-// WithClosed, else Open.
-func (s *Solver) Kind() Kind { return kindOf(s.cfg.closed) }
-
 // First returns the first tour in order, the one the Pascal program of
 // seed 002 prints, or ErrNoTour if there is none.
 func (s *Solver) First(ctx context.Context) (Tour, error) {
@@ -224,10 +211,6 @@ func (s *Solver) First(ctx context.Context) (Tour, error) {
 	}
 	return Tour{}, fmt.Errorf("%w from %v on a %dx%d board", ErrNoTour, s.start, s.rows, s.cols)
 }
-
-// Shard returns the shard this solver counts and the number of shards, or
-// 0 and 0 without WithShard.
-func (s *Solver) Shard() (i, n int) { return s.cfg.shard, s.cfg.shards }
 
 // MergeStats adds the Stats of the shards of one count (see WithShard),
 // given in any order, into the whole count's. It fails with ErrMerge unless

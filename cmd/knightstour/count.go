@@ -153,11 +153,11 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	rows, cols := s.Rows(), s.Cols()
 	res := countResult{
-		Kind: "tours", Rows: rows, Cols: cols, Start: s.Start().String(), Order: fmt.Sprint(s.Order()), Closed: s.Kind() == knightstour.Closed,
+		Kind: "tours", Rows: rows, Cols: cols, Start: s.start.String(), Order: fmt.Sprint(s.order), Closed: s.kind == knightstour.Closed,
 		Free: *f.free, Limit: *c.limit, Shard: f.shard.i, Shards: max(1, f.shard.n),
 	}
-	res.Algebraic, _ = s.Start().Algebraic(rows, cols)
-	if *f.free || s.Kind() == knightstour.Closed {
+	res.Algebraic, _ = s.start.Algebraic(rows, cols)
+	if *f.free || s.kind == knightstour.Closed {
 		res.Start, res.Algebraic = "", ""
 	}
 	res.Method = chooseMethod(*f.method, rows, cols, *c.limit > 0)
@@ -195,10 +195,10 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	case res.Method == "dp":
 		err = countDP(ctx, s, c, f, progress, stderr, &res)
 	case *f.free:
-		census, cerr := knightstour.RunCensus(ctx, rows, cols, knightstour.WithWorkers(s.Workers()), knightstour.WithMoveOrder(s.Order()...))
+		census, cerr := knightstour.RunCensus(ctx, rows, cols, knightstour.WithWorkers(s.workers), knightstour.WithMoveOrder(s.order...))
 		if err = cerr; err == nil {
 			res.Count = new(big.Int).SetUint64(census.Directed())
-			res.Nodes, res.Workers = census.Nodes, s.Workers()
+			res.Nodes, res.Workers = census.Nodes, s.workers
 			res.ElapsedMS = float64(census.Elapsed) / float64(time.Millisecond)
 		}
 	default:
@@ -227,17 +227,17 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 
 // countDP counts by frontier dynamic programming into res, first saying
 // on stderr what a long count is expected to cost.
-func countDP(ctx context.Context, s *knightstour.Solver, c *common, f *countFlags, progress *progressLine, stderr io.Writer, res *countResult) error {
+func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress *progressLine, stderr io.Writer, res *countResult) error {
 	rows, cols := s.Rows(), s.Cols()
-	opts := []knightstour.CountDPOption{knightstour.WithWorkers(s.Workers())}
+	opts := []knightstour.CountDPOption{knightstour.WithWorkers(s.workers)}
 	kind := "from a square"
 	switch {
 	case *f.free:
 		opts, kind = append(opts, knightstour.WithFreeEnds()), "free"
-	case s.Kind() == knightstour.Closed:
+	case s.kind == knightstour.Closed:
 		opts, kind = append(opts, knightstour.WithClosed()), "closed"
 	default:
-		opts = append(opts, knightstour.WithStart(s.Start()))
+		opts = append(opts, knightstour.WithStart(s.start))
 	}
 	if f.memLimit > 0 {
 		opts = append(opts, knightstour.WithMemoryLimit(f.memLimit))
@@ -268,8 +268,8 @@ func countDP(ctx context.Context, s *knightstour.Solver, c *common, f *countFlag
 		if limit == 0 {
 			limit = max(sysmem.Total()/2, 4<<30)
 		}
-		if fc := forecastDP(rows, cols, kind, *f.allLengths, s.Workers(), limit); fc.long() {
-			fmt.Fprintln(stderr, fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.Workers(), limit, *f.cpt != "", *f.spill != ""))
+		if fc := forecastDP(rows, cols, kind, *f.allLengths, s.workers, limit); fc.long() {
+			fmt.Fprintln(stderr, fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.workers, limit, *f.cpt != "", *f.spill != ""))
 		}
 		progress.checkpoint, progress.width = *f.cpt, min(rows, cols)
 		opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))
@@ -294,11 +294,11 @@ func countDP(ctx context.Context, s *knightstour.Solver, c *common, f *countFlag
 }
 
 // printCount writes a count for people.
-func printCount(stdout io.Writer, s *knightstour.Solver, free bool, shard shardFlag, res *countResult) {
+func printCount(stdout io.Writer, s *search, free bool, shard shardFlag, res *countResult) {
 	rows, cols := s.Rows(), s.Cols()
-	kind, from := "", " from "+describe(s.Start(), rows, cols)
+	kind, from := "", " from "+describe(s.start, rows, cols)
 	switch {
-	case s.Kind() == knightstour.Closed:
+	case s.kind == knightstour.Closed:
 		kind, from = "closed ", " (from any one square, both directions)"
 	case free:
 		from = " (from every square, both directions)"
@@ -312,7 +312,7 @@ func printCount(stdout io.Writer, s *knightstour.Solver, free bool, shard shardF
 		noun = "tour"
 	}
 	fmt.Fprintf(stdout, "%s %s%s of %dx%d%s%s\n", grouped(res.Count), kind, noun, rows, cols, from, part)
-	if s.Kind() == knightstour.Closed && rows*cols%2 == 1 {
+	if s.kind == knightstour.Closed && rows*cols%2 == 1 {
 		fmt.Fprintln(stdout, "(a closed tour needs an even number of squares: every jump changes colour)")
 		return
 	}

@@ -23,7 +23,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	tours := s.All(ctx)
 	if *unique {
-		if c.start != "" && s.Kind() != knightstour.Closed {
+		if c.start != "" && s.kind != knightstour.Closed {
 			return usageError{fmt.Errorf("-unique lists the open tours of every square: -start has no meaning"), c.hint()}
 		}
 		tours = shapes(ctx, s, *c.limit)
@@ -43,7 +43,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var write func(knightstour.Tour) error
 	var flush, end func() error
 	if *outFile != "" || *compact {
-		tw := knightstour.NewTourWriter(out, s.Rows(), s.Cols(), s.Kind())
+		tw := knightstour.NewTourWriter(out, s.Rows(), s.Cols(), s.kind)
 		write, flush, end = tw.Write, tw.Flush, tw.Close
 	} else {
 		w := bufio.NewWriterSize(out, 1<<16)
@@ -84,10 +84,10 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // through every square), in the solver's move order, less those that the
 // board's symmetries and reversal (and, for closed tours, the choice of
 // start) make of a tour already yielded. At most limit, if not 0.
-func shapes(ctx context.Context, s *knightstour.Solver, limit int) iter.Seq2[knightstour.Tour, error] {
+func shapes(ctx context.Context, s *search, limit int) iter.Seq2[knightstour.Tour, error] {
 	return func(yield func(knightstour.Tour, error) bool) {
-		canonical, starts := knightstour.CanonicalPath, []knightstour.Coordinate{s.Start()}
-		if s.Kind() == knightstour.Closed {
+		canonical, starts := knightstour.CanonicalPath, []knightstour.Coordinate{s.start}
+		if s.kind == knightstour.Closed {
 			canonical = knightstour.Canonical
 		} else {
 			starts = starts[:0]
@@ -99,8 +99,8 @@ func shapes(ctx context.Context, s *knightstour.Solver, limit int) iter.Seq2[kni
 		}
 		seen := map[string]bool{}
 		for _, start := range starts {
-			opts := []knightstour.SolverOption{knightstour.WithStart(start), knightstour.WithMoveOrder(s.Order()...), knightstour.WithWorkers(s.Workers())}
-			if s.Kind() == knightstour.Closed {
+			opts := []knightstour.SolverOption{knightstour.WithStart(start), knightstour.WithMoveOrder(s.order...), knightstour.WithWorkers(s.workers)}
+			if s.kind == knightstour.Closed {
 				opts = append(opts, knightstour.WithClosed())
 			}
 			from, err := knightstour.NewSolver(s.Rows(), s.Cols(), opts...)

@@ -59,17 +59,38 @@ func (c *common) withLimit() *common {
 	return c
 }
 
+// search is what a command searches: the solver its flags made, and what
+// they asked of it, with the defaults filled in (the solver is given every
+// one of them, so that what the command reports is what it searched).
+type search struct {
+	*knightstour.Solver
+	start   knightstour.Coordinate
+	order   []knightstour.Move
+	workers int
+	kind    knightstour.Kind
+}
+
 // setup parses the command line and builds the solver, with a progress
 // line on stderr unless -quiet: the start of every command. Each of more
 // turns the command's own flags into options once they are parsed.
-func (c *common) setup(args []string, defaultBoard string, stderr io.Writer, more ...func() ([]knightstour.SolverOption, error)) (*knightstour.Solver, *progressLine, error) {
+func (c *common) setup(args []string, defaultBoard string, stderr io.Writer, more ...func() ([]knightstour.SolverOption, error)) (*search, *progressLine, error) {
 	rows, cols, ch, err := c.parse(args, defaultBoard)
 	if err != nil {
 		return nil, nil, err
 	}
-	opts, err := optionsFor[knightstour.SolverOption](ch, "NewSolver")
-	if err != nil {
-		return nil, nil, usageError{err, c.hint()}
+	s := &search{start: knightstour.Coordinate{Row: rows - 1, Col: 0}, order: knightstour.SeedOrder(), workers: runtime.GOMAXPROCS(0), kind: c.kind()}
+	if ch.start != nil {
+		s.start = *ch.start
+	}
+	if ch.order != nil {
+		s.order = ch.order
+	}
+	if ch.workers != 0 {
+		s.workers = ch.workers
+	}
+	opts := []knightstour.SolverOption{knightstour.WithStart(s.start), knightstour.WithMoveOrder(s.order...), knightstour.WithWorkers(s.workers)}
+	if s.kind == knightstour.Closed {
+		opts = append(opts, knightstour.WithClosed())
 	}
 	for _, f := range more { // options from the command's own flags, read after parsing
 		extra, err := f()
@@ -90,8 +111,7 @@ func (c *common) setup(args []string, defaultBoard string, stderr io.Writer, mor
 	if !c.quiet {
 		opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.show))
 	}
-	s, err := knightstour.NewSolver(rows, cols, opts...)
-	if err != nil {
+	if s.Solver, err = knightstour.NewSolver(rows, cols, opts...); err != nil {
 		return nil, nil, usageError{err, c.hint()}
 	}
 	return s, progress, nil

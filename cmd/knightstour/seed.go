@@ -17,7 +17,7 @@ func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	rows, cols := s.Rows(), s.Cols()
-	fmt.Fprintf(stdout, "Board %dx%d, start %s, %d workers\n", rows, cols, describe(s.Start(), rows, cols), s.Workers())
+	fmt.Fprintf(stdout, "Board %dx%d, start %s, %d workers\n", rows, cols, describe(s.start, rows, cols), s.workers)
 	var first *knightstour.Tours
 	for _, step := range []struct {
 		name string
