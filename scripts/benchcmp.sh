@@ -28,10 +28,10 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-git worktree add --detach "$tmp/old" "$old" >/dev/null
+git worktree add --detach "$tmp/old" "$old" >/dev/null 2>&1
 newdir=$PWD
 if [ -n "$new" ]; then
-	git worktree add --detach "$tmp/new" "$new" >/dev/null
+	git worktree add --detach "$tmp/new" "$new" >/dev/null 2>&1
 	newdir=$tmp/new
 fi
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"os"
 	"strconv"
@@ -60,6 +61,11 @@ type countResult struct {
 	Narrowed int `json:"narrowed,omitempty"`
 	// Resumed is the squares done in the checkpoint a count resumed from.
 	Resumed int `json:"resumed,omitempty"`
+	// StatesPerSecond is, for -method dp, the states made after every
+	// square (the sum of states) over the time: the speed of the step,
+	// which scripts/against.sh compares between versions. A resumed
+	// count's is of the squares it made.
+	StatesPerSecond float64 `json:"states_per_second,omitempty"`
 	// For -all-lengths: the count for each shorter board, 1 to the length.
 	ByLength []*big.Int `json:"by_length,omitempty"`
 }
@@ -290,6 +296,13 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 	res.Count, res.Workers, res.Tasks = dp.Tours, dp.Work.Workers, len(dp.Work.States)
 	res.PeakStates, res.PeakBytes, res.States, res.ByLength = dp.Work.PeakStates, dp.Work.PeakBytes, dp.Work.States, dp.ByLength
 	res.ElapsedMS = float64(dp.Work.Elapsed) / float64(time.Millisecond)
+	made := 0
+	for _, n := range dp.Work.States[dp.Work.Resumed:] {
+		made += n
+	}
+	if secs := dp.Work.Elapsed.Seconds(); secs > 0 {
+		res.StatesPerSecond = math.Round(float64(made) / secs)
+	}
 	return nil
 }
 

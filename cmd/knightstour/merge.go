@@ -243,6 +243,7 @@ func mergeDP(out *countResult, counts []*countResult) error {
 	out.Count, out.ByLength, out.Workers, out.ElapsedMS = whole.Tours, whole.ByLength, 0, 0
 	out.PeakStates, out.PeakBytes, out.Passes, out.Narrowed = whole.Work.PeakStates, whole.Work.PeakBytes, whole.Work.Passes, whole.Work.Narrowed
 	out.States, out.Resumed, out.Shard, out.Shards, out.PartedAt, out.Followed = nil, 0, 0, 1, 0, 0
+	out.StatesPerSecond = 0 // each shard's is its own machine's
 	for _, c := range counts {
 		out.Tasks = max(out.Tasks, c.Tasks) // the squares, in every shard alike
 		out.Nodes += c.Nodes
