@@ -81,30 +81,41 @@ func (s *bitSearch) next(dst, prefix []uint16) []uint16 {
 	return dst
 }
 
+// begin readies s to search below prefix and returns the squares left
+// free. done reports a prefix that is a whole tour or can become none,
+// with the tours it holds and whether emit let the search go on.
+func (s *bitSearch) begin(prefix []uint16, emit func([]uint16) bool) (free uint64, done bool, tours uint64, ok bool) {
+	g := s.g
+	n := g.n
+	free = s.freeAfter(prefix)
+	base := len(prefix) - 1
+	copy(s.path[:], prefix)
+	if base == n-1 {
+		return free, true, 1, emit == nil || emit(s.path[:n])
+	}
+	if base == 0 && !g.balanced(prefix) {
+		return free, true, 0, true
+	}
+	low, isolated := g.low(free)
+	s.low[base] = low
+	s.left[base] = 0
+	if !isolated || n-1-base == 1 {
+		cur := int(prefix[base])
+		s.left[base] = g.slots(cur, g.moves(cur, free, low, s.ends, n-1-base))
+	}
+	return free, false, 0, true
+}
+
 func (s *bitSearch) search(prefix []uint16, emit func([]uint16) bool, budget uint64) (tours, nodes uint64, ok bool) {
 	g := s.g
 	n := g.n
-	free := s.freeAfter(prefix)
-	base := len(prefix) - 1
-	copy(s.path[:], prefix)
+	free, done, tours, ok := s.begin(prefix, emit)
+	if done {
+		return tours, 1, ok
+	}
 	nodes = 1
-	if base == n-1 {
-		if emit != nil && !emit(s.path[:n]) {
-			return 1, 1, false
-		}
-		return 1, 1, true
-	}
-	if base == 0 && !g.balanced(prefix) {
-		return 0, 1, true
-	}
+	base := len(prefix) - 1
 	d := base
-	low, isolated := g.low(free)
-	s.low[d] = low
-	s.left[d] = 0
-	if !isolated || n-1-d == 1 {
-		cur := int(prefix[base])
-		s.left[d] = g.slots(cur, g.moves(cur, free, low, s.ends, n-1-d))
-	}
 	for {
 		left := s.left[d]
 		if left == 0 {
