@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -41,9 +42,14 @@ func TestCensusPublished(t *testing.T) {
 				if tt.closed {
 					opts = append(opts, WithClosed())
 				}
-				c, err := RunCensus(context.Background(), b[0], b[1], opts...)
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
+				var c *Census
+				if workers == 2 {
+					c = sharedCensus(t, b[0], b[1], tt.closed)
+				} else {
+					var err error
+					if c, err = RunCensus(context.Background(), b[0], b[1], opts...); err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
 				}
 				if c.Directed() != tt.directed || c.Undirected() != tt.undirected {
 					t.Errorf("%s: %d directed, %d undirected; want %d, %d", name, c.Directed(), c.Undirected(), tt.directed, tt.undirected)
@@ -60,6 +66,30 @@ func TestCensusPublished(t *testing.T) {
 			}
 		}
 	}
+}
+
+// censuses holds the censuses on two workers that more than one test
+// takes (6x6 open is half a second), keyed by board and kind.
+var censuses sync.Map
+
+// sharedCensus returns the census of an R x C board, closed or open, on
+// two workers, made once for all the tests that ask.
+func sharedCensus(t *testing.T, rows, cols int, closed bool) *Census {
+	t.Helper()
+	key := fmt.Sprint(rows, cols, closed)
+	if c, ok := censuses.Load(key); ok {
+		return c.(*Census)
+	}
+	opts := []CensusOption{WithWorkers(2)}
+	if closed {
+		opts = append(opts, WithClosed())
+	}
+	c, err := RunCensus(context.Background(), rows, cols, opts...)
+	if err != nil {
+		t.Fatalf("census of %dx%d, closed %v: %v", rows, cols, closed, err)
+	}
+	censuses.Store(key, c)
+	return c
 }
 
 // TestCensusAgainstSolver checks every square's count against a solver

@@ -11,14 +11,7 @@ func TestExistsAgainstSearch(t *testing.T) {
 	for rows := 1; rows <= 6; rows++ {
 		for cols := 1; cols <= 6; cols++ {
 			for _, closed := range []bool{false, true} {
-				opts := []CensusOption{WithWorkers(2)}
-				if closed {
-					opts = append(opts, WithClosed())
-				}
-				c, err := RunCensus(context.Background(), rows, cols, opts...)
-				if err != nil {
-					t.Fatal(err)
-				}
+				c := sharedCensus(t, rows, cols, closed)
 				if got, want := Exists(rows, cols, kindOf(closed)), c.Directed() > 0; got != want {
 					t.Errorf("Exists(%d, %d, closed=%v) = %v, search says %v", rows, cols, closed, got, want)
 				}
