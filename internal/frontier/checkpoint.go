@@ -410,6 +410,7 @@ func (r *counter) removeCheckpoint() {
 	}
 	r.checkpointed = nil
 	os.Remove(r.cfg.Checkpoint)
+	os.Remove(r.demandsFile())
 }
 
 // removeStaleRuns deletes the run files that counts of earlier versions,
@@ -418,8 +419,8 @@ func (r *counter) removeCheckpoint() {
 // them.
 func (r *counter) removeStaleRuns() {
 	stale, _ := filepath.Glob(r.layerPrefix() + "*-run*-*")
-	// And the manifests a count killed while writing one left: the lock
-	// this count holds says no one is writing them now.
+	// And the manifests and demand filters a count killed while writing
+	// one left: the lock this count holds says no one is writing them now.
 	torn, _ := filepath.Glob(filepath.Join(filepath.Dir(r.cfg.Checkpoint), "."+filepath.Base(r.cfg.Checkpoint)+".*.tmp"))
 	stale = append(stale, torn...)
 	for _, name := range stale {

@@ -314,7 +314,7 @@ func (r *counter) count(ctx context.Context, begin time.Time, res *Result) (undi
 	}
 	defer stop()
 	if !cfg.AllDemands {
-		if r.vb, err = r.viability(ctx, packDemand(0, 0, r.firstZ())); err != nil {
+		if r.vb, err = r.demands(ctx); err != nil {
 			return nil, err
 		}
 		defer r.vb.free()

@@ -1,0 +1,66 @@
+package frontier
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+)
+
+// TestDemandsKept checks that a count with a checkpoint keeps its demand
+// filters beside it, that a resumed count takes them from there (a file
+// whose filters let nothing through, with a good checksum, makes the
+// resumed count find no tour), that a torn or changed file is made again
+// (the count is right), and that no file is left after the count.
+func TestDemandsKept(t *testing.T) {
+	cfg := Config{Rows: 5, Cols: 7, Mode: FromStart, StartRow: 4, Workers: 2, MemoryLimit: 1 << 30}
+	for _, tt := range []struct {
+		name   string
+		damage func(r *counter, vb *viability, name string)
+		tours  func(want string) string
+	}{
+		{"as written", func(*counter, *viability, string) {}, func(want string) string { return want }},
+		{"torn", func(_ *counter, _ *viability, name string) { truncate(t, name, 0.5) }, func(want string) string { return want }},
+		{"changed", func(_ *counter, _ *viability, name string) { flip(t, name, 200) }, func(want string) string { return want }},
+		{"another count's", func(r *counter, vb *viability, _ string) {
+			other := &counter{cfg: r.cfg, f: r.f}
+			other.cfg.StartRow = 0 // the same file, another count
+			if err := other.saveDemands(vb); err != nil {
+				t.Fatal(err)
+			}
+		}, func(want string) string { return want }},
+		{"nothing viable", func(r *counter, vb *viability, _ string) {
+			for _, fl := range vb.after {
+				clear(fl.words)
+			}
+			if err := r.saveDemands(vb); err != nil {
+				t.Fatal(err)
+			}
+		}, func(string) string { return "0" }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			stopped, want, _, cur := stoppedAt(t, cfg, 20)
+			for _, lf := range cur.files {
+				lf.f.Close()
+			}
+			r := &counter{cfg: stopped, f: mustBoard(t, stopped), k: 1}
+			vb := r.loadDemands()
+			if vb == nil {
+				t.Fatalf("no demand filters kept beside the checkpoint")
+			}
+			tt.damage(r, vb, r.demandsFile())
+			vb.free()
+			got, err := Count(context.Background(), stopped)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := gocmp.Diff(tt.tours(want.Tours.String()), got.Tours.String()); diff != "" {
+				t.Errorf("resumed count (-want +got):\n%s", diff)
+			}
+			if _, err := os.Stat(r.demandsFile()); !os.IsNotExist(err) {
+				t.Errorf("the demand filters are left after the count: %v", err)
+			}
+		})
+	}
+}
