@@ -45,7 +45,11 @@ func (r *counter) loadDemands() *viability {
 		return nil
 	}
 	defer f.Close()
-	vb, err := r.readDemands(bufio.NewReaderSize(f, 1<<20))
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	vb, err := r.readDemands(bufio.NewReaderSize(f, 1<<20), fi.Size())
 	if err != nil {
 		vb.free()
 		return nil
@@ -53,8 +57,9 @@ func (r *counter) loadDemands() *viability {
 	return vb
 }
 
-// readDemands reads the filters of the file in br, checking each part.
-func (r *counter) readDemands(br *bufio.Reader) (*viability, error) {
+// readDemands reads the filters of the file in br, size bytes, checking
+// each part: no filter is larger than the file or the memory limit.
+func (r *counter) readDemands(br *bufio.Reader, size int64) (*viability, error) {
 	crc := crc32.New(castagnoli)
 	in := io.TeeReader(br, crc)
 	head := make([]byte, len(demandsMagic))
@@ -71,7 +76,11 @@ func (r *counter) readDemands(br *bufio.Reader) (*viability, error) {
 	}
 	vb := &viability{after: make([]*filter, n)}
 	for v := range vb.after {
-		fl, err := readFilter(in, r.cfg.MemoryLimit)
+		limit := size
+		if r.cfg.MemoryLimit > 0 {
+			limit = min(limit, r.cfg.MemoryLimit)
+		}
+		fl, err := readFilter(in, limit)
 		if err != nil {
 			return vb, err
 		}
@@ -102,7 +111,7 @@ func readLine(in io.Reader, limit int) (string, error) {
 }
 
 // readFilter reads one filter. A filter's words are a power of two
-// lines, and no more than the memory limit holds.
+// lines, of at most limit bytes.
 func readFilter(in io.Reader, limit int64) (*filter, error) {
 	var head struct {
 		Present, Shift uint8
@@ -115,7 +124,7 @@ func readFilter(in io.Reader, limit int64) (*filter, error) {
 		return nil, errors.New("a filter missing") // every square has one
 	}
 	words := head.Words
-	if words < lineWords || words&(words-1) != 0 || limit > 0 && words*8 > uint64(limit) ||
+	if words < lineWords || words&(words-1) != 0 || words > uint64(limit)/8 ||
 		uint(head.Shift) != uint(64-bits.TrailingZeros64(words/lineWords)) {
 		return nil, errors.New("a filter of an impossible size")
 	}

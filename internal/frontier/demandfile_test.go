@@ -1,8 +1,11 @@
 package frontier
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -63,4 +66,33 @@ func TestDemandsKept(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzDemands feeds readDemands forged files of demand filters: it must
+// refuse or read them without a panic, and never hold a filter larger than
+// the file.
+func FuzzDemands(f *testing.F) {
+	cfg := Config{Rows: 4, Cols: 5, Mode: FromStart, StartRow: 3, Workers: 2, MemoryLimit: 1 << 28}
+	cfg.Checkpoint = filepath.Join(f.TempDir(), "seed.ckpt")
+	r := newCounter(mustBoard(f, cfg), cfg)
+	vb, err := r.viability(context.Background(), packDemand(0, 0, r.firstZ()))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := r.saveDemands(vb); err != nil {
+		f.Fatal(err)
+	}
+	seed, err := os.ReadFile(r.demandsFile())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add([]byte(demandsMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := r.readDemands(bufio.NewReader(bytes.NewReader(data)), int64(len(data)))
+		if err == nil && got.bytes() > int64(len(data)) {
+			t.Errorf("%d bytes of filters from a file of %d", got.bytes(), len(data))
+		}
+		got.free()
+	})
 }
