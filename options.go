@@ -405,7 +405,8 @@ func WithShard(i, n int) ShardOption {
 // ErrGaveUp, for callers that would rather have no answer than wait: the
 // first tour of a large board may be found at once or take years. A budget
 // makes the search run on one goroutine, so that it means the same work
-// every time.
+// every time. For FindTour it is the budget of each method it tries (the
+// construction has none, and refuses it when it is the method asked for).
 func WithNodeBudget(n int) SearchOption {
 	return searchOpt{option: option{func(cfg *config) error {
 		if n < 1 {
