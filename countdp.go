@@ -47,6 +47,8 @@ const (
 	SweepNarrowDown
 )
 
+// String names the sweep as the CLI's -sweep flag and ParseSweep do:
+// "auto", "rows", "narrow" or "narrow-down".
 func (s Sweep) String() string {
 	switch s {
 	case SweepAuto:
