@@ -9,6 +9,9 @@
 #                                    # NQueensFAF (scripts/queens-anchors.sh)
 #   DP8=1 scripts/bench.sh      # also 8x8 closed by frontier, layers on
 #                               # disk (about 10 more minutes)
+#   SCALING=1 scripts/bench.sh  # also the frontier count on 1 and on 2
+#                               # workers (scripts/scaling.sh on 7x7 and
+#                               # 8x8 closed: about 25 more minutes)
 #
 # Run it on an otherwise idle machine: anything else running (even a pipe
 # into another program) takes a core from the parallel benchmarks.
@@ -83,6 +86,12 @@ if [ -x /usr/bin/time ]; then
 	rmdir "$spill"
 else
 	dp77="| (no /usr/bin/time) |"
+fi
+
+scaling=""
+if [ -n "${SCALING:-}" ]; then
+	echo "timing the frontier count on 1 and 2 workers" >&2
+	scaling=$(BOARDS="7x7;-closed 8x8" scripts/scaling.sh 1 2)
 fi
 
 # median VALUE of UNIT over the runs of benchmark NAME
@@ -191,9 +200,17 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo "| the class of a key, for a pass (\`Class\`) | $(median Class ns/key) |"
 	echo "| a layer's group packed for disk (\`Encode\`) | $(median Encode ns/state) |"
 	echo
+	if [ -n "$scaling" ]; then
+		echo "## Across cores"
+		echo
+		echo "The frontier count on 1 and on 2 workers, one run each (\`BOARDS=\"7x7;-closed 8x8\" scripts/scaling.sh 1 2\`); what would limit it on 16 or 64 cores is in docs/counting.md, \"On many cores\"."
+		echo
+		echo "$scaling"
+		echo
+	fi
 	echo "## One tour on any board"
 	echo
-	echo "\`Construct\` joins blocks' cycles through their ports (and searches strips 3 or 4 wide along a frontier); time and memory grow linearly with the squares."
+	echo "The construction (\`MethodConstruct\`) joins blocks' cycles through their ports (and searches strips 3 or 4 wide along a frontier); time and memory grow linearly with the squares."
 	echo
 	echo "| what | target | measured | ns per square | allocated |"
 	echo "|---|---|---|---|---|"
