@@ -6,58 +6,26 @@ import (
 	"strings"
 )
 
-// MaxSquares is the largest number of squares a Board, Tour or Solver
+// maxSquares is the largest number of squares a Board, Tour or Solver
 // handles: squares are stored in two bytes each.
-const MaxSquares = 1 << 16
+const maxSquares = 1 << 16
 
-// Board is an R x C grid of move numbers, as in the seed's
-// KnightProblemBoard: 0 marks a square not yet visited, n > 0 the square
-// entered by the n-th move (the start square is 1).
+// Board is a tour's R x C grid of move numbers (Tour.Board), as in the
+// seed's KnightProblemBoard: the square entered by the n-th move holds n,
+// so the start square holds 1. The zero Board has no squares.
 type Board struct {
 	rows, cols int
 	cells      []int
 }
 
-// NewBoard returns an empty R x C board. Sizes below 1 and boards of more
-// than MaxSquares squares give ErrBadSize.
-func NewBoard(rows, cols int) (*Board, error) {
-	if err := checkSize(rows, cols); err != nil {
-		return nil, err
-	}
-	return &Board{rows: rows, cols: cols, cells: make([]int, rows*cols)}, nil
-}
-
-// Rows returns the number of rows.
-func (b *Board) Rows() int { return b.rows }
-
-// Cols returns the number of columns.
-func (b *Board) Cols() int { return b.cols }
-
 // At returns the move number on square c, or 0 if c is not visited or lies
 // off the board.
 func (b *Board) At(c Coordinate) int {
-	if !c.Contains(b.rows, b.cols) {
+	if !c.contains(b.rows, b.cols) {
 		return 0
 	}
 	return b.cells[c.Row*b.cols+c.Col]
 }
-
-// Set writes move number n on square c; it fails with ErrOffBoard if c is
-// not on the board, and with ErrMisuse if n is not 0 (not visited) to
-// the number of squares.
-func (b *Board) Set(c Coordinate, n int) error {
-	if !c.Contains(b.rows, b.cols) {
-		return fmt.Errorf("%w: %v on a %dx%d board", ErrOffBoard, c, b.rows, b.cols)
-	}
-	if n < 0 || n > b.rows*b.cols {
-		return fmt.Errorf("%w: move number %d on a %dx%d board", ErrMisuse, n, b.rows, b.cols)
-	}
-	b.cells[c.Row*b.cols+c.Col] = n
-	return nil
-}
-
-// Clear marks every square as not visited (the seed's clearBoard).
-func (b *Board) Clear() { clear(b.cells) }
 
 // String prints the grid as the seed does: one line per row, move numbers
 // right-aligned in columns of width 4 (wider on boards with more than 9999
@@ -80,8 +48,8 @@ func (b *Board) String() string {
 	return sb.String()
 }
 
-// checkSize rejects sides below 1 and boards of more than MaxSquares squares.
-func checkSize(rows, cols int) error { return checkSizeUpTo(rows, cols, MaxSquares) }
+// checkSize rejects sides below 1 and boards of more than maxSquares squares.
+func checkSize(rows, cols int) error { return checkSizeUpTo(rows, cols, maxSquares) }
 
 // checkSizeUpTo rejects sides below 1 and boards of more than limit
 // squares, the latter without overflowing rows*cols.

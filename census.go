@@ -3,7 +3,7 @@ package knightstour
 import (
 	"context"
 	"fmt"
-	"strconv"
+	"math/big"
 	"strings"
 	"time"
 )
@@ -12,10 +12,19 @@ import (
 // open tours, or with WithClosed directed closed tours.
 type Census struct {
 	Rows, Cols int
-	Closed     bool
-	counts     []uint64 // per square, row by row
-	Nodes      uint64
+	Kind       Kind
+	// Directed is the number of directed tours from all squares: every
+	// tour counted once for each square it can start on and each
+	// direction.
+	Directed *big.Int
+	// Undirected is the number of tours as paths or cycles without a
+	// direction or a start: an open tour is found from both its ends, so
+	// Directed/2; a closed tour from all n squares in both directions, so
+	// Directed/(2n).
+	Undirected *big.Int
+	Nodes      uint64 // squares entered by the searches, a measure of work
 	Elapsed    time.Duration
+	counts     []*big.Int // per square, row by row
 }
 
 // RunCensus counts the tours from every square of an R x C board. It
@@ -34,7 +43,7 @@ func RunCensus(ctx context.Context, rows, cols int, opts ...CensusOption) (*Cens
 		return nil, err
 	}
 	begin := time.Now()
-	c := &Census{Rows: rows, Cols: cols, Closed: probe.cfg.closed, counts: make([]uint64, rows*cols)}
+	c := &Census{Rows: rows, Cols: cols, Kind: kindOf(probe.cfg.closed), counts: make([]*big.Int, rows*cols)}
 	for _, class := range orbits(rows, cols) {
 		s, err := NewSolver(rows, cols, append(pick[SolverOption](opts), WithStart(class[0]))...)
 		if err != nil {
@@ -49,37 +58,26 @@ func RunCensus(ctx context.Context, rows, cols int, opts ...CensusOption) (*Cens
 			c.counts[sq.Row*cols+sq.Col] = st.Tours
 		}
 	}
+	c.Directed = new(big.Int)
+	for _, n := range c.counts {
+		c.Directed.Add(c.Directed, n)
+	}
+	ends := int64(2) // an open tour is found from both its ends
+	if c.Kind == Closed {
+		ends = int64(2 * rows * cols) // a cycle from every square, both ways
+	}
+	c.Undirected = new(big.Int).Quo(c.Directed, big.NewInt(ends))
 	c.Elapsed = time.Since(begin)
 	return c, nil
 }
 
-// At returns the number of directed tours that start on square c.
-func (c *Census) At(sq Coordinate) uint64 {
-	if !sq.Contains(c.Rows, c.Cols) {
-		return 0
+// At returns the number of directed tours that start on square sq, 0 for a
+// square off the board.
+func (c *Census) At(sq Coordinate) *big.Int {
+	if !sq.contains(c.Rows, c.Cols) || len(c.counts) != c.Rows*c.Cols {
+		return new(big.Int)
 	}
-	return c.counts[sq.Row*c.Cols+sq.Col]
-}
-
-// Directed returns the number of directed tours from all squares: every
-// tour counted once for each square it can start on and each direction.
-func (c *Census) Directed() uint64 {
-	var total uint64
-	for _, n := range c.counts {
-		total += n
-	}
-	return total
-}
-
-// Undirected returns the number of tours as paths or cycles without a
-// direction or a start: an open tour is found from both its ends, so
-// Directed/2; a closed tour from all n squares in both directions, so
-// Directed/(2n).
-func (c *Census) Undirected() uint64 {
-	if c.Closed {
-		return c.Directed() / uint64(2*c.Rows*c.Cols)
-	}
-	return c.Directed() / 2
+	return new(big.Int).Set(c.counts[sq.Row*c.Cols+sq.Col])
 }
 
 // String prints the count from every square as a grid, like the seeds'
@@ -87,7 +85,7 @@ func (c *Census) Undirected() uint64 {
 func (c *Census) String() string {
 	width := 1
 	for _, n := range c.counts {
-		width = max(width, len(strconv.FormatUint(n, 10)))
+		width = max(width, len(n.String()))
 	}
 	var sb strings.Builder
 	for r := range c.Rows {
@@ -95,11 +93,11 @@ func (c *Census) String() string {
 			if k > 0 {
 				sb.WriteByte(' ')
 			}
-			s := strconv.FormatUint(c.counts[r*c.Cols+k], 10)
+			s := c.At(Coordinate{r, k}).String()
 			sb.WriteString(strings.Repeat(" ", width-len(s)) + s)
 		}
 		sb.WriteByte('\n')
 	}
-	fmt.Fprintf(&sb, "%dx%d %s tours: %d directed, %d undirected\n", c.Rows, c.Cols, kindOf(c.Closed), c.Directed(), c.Undirected())
+	fmt.Fprintf(&sb, "%dx%d %s tours: %v directed, %v undirected\n", c.Rows, c.Cols, c.Kind, c.Directed, c.Undirected)
 	return sb.String()
 }

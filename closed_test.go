@@ -103,16 +103,16 @@ func TestClosedCounts(t *testing.T) {
 				}
 				for _, reduce := range []bool{true, false} {
 					for _, workers := range []int{1, 2} {
-						for _, s := range bothWays(t, b.rows, b.cols, WithStart(start), WithClosed(), WithReduction(reduce), WithWorkers(workers)) {
+						for _, s := range bothWays(t, b.rows, b.cols, WithStart(start), WithClosed(), withReduction(reduce), WithWorkers(workers)) {
 							st, err := s.Count(ctx)
-							if err != nil || st.Tours != want {
+							if err != nil || st.Tours.Uint64() != want {
 								t.Errorf("reduce %v, %d workers: Count = %d, %v; want %d", reduce, workers, st.Tours, err, want)
 							}
 						}
 					}
 				}
 				mirror, err := mustSolver(t, b.cols, b.rows, WithStart(Coordinate{start.Col, start.Row}), WithClosed()).Count(ctx)
-				if err != nil || mirror.Tours != want {
+				if err != nil || mirror.Tours.Uint64() != want {
 					t.Errorf("mirror: Count = %d, %v; want %d", mirror.Tours, err, want)
 				}
 			})
@@ -125,7 +125,7 @@ func TestClosedCounts(t *testing.T) {
 func TestClosedOdd(t *testing.T) {
 	for _, b := range [][2]int{{1, 1}, {5, 5}, {7, 7}, {9, 9}, {3, 7}} {
 		st, err := mustSolver(t, b[0], b[1], WithClosed()).Count(context.Background())
-		if err != nil || st.Tours != 0 || st.Nodes != 0 {
+		if err != nil || st.Tours.Uint64() != 0 || st.Nodes != 0 {
 			t.Errorf("%dx%d closed: %+v, %v; want no tours and no search", b[0], b[1], st, err)
 		}
 		if _, err := mustSolver(t, b[0], b[1], WithClosed()).First(context.Background()); err == nil {
@@ -139,7 +139,7 @@ func TestClosedFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	closed, err := validate(6, 6, tour.Coordinates())
+	closed, err := validate(6, 6, tour.coordinates())
 	if err != nil || !closed {
 		t.Errorf("First closed tour %v: closed %v, %v", tour, closed, err)
 	}

@@ -43,7 +43,7 @@ func constructTour(ctx context.Context, rows, cols int, opts ...FindTourOption) 
 		return Tour{}, err
 	}
 	t := Tour{rows: rows, cols: cols}
-	if len(sq) > MaxSquares {
+	if len(sq) > maxSquares {
 		t.wide = sq
 		return t, nil
 	}

@@ -22,12 +22,12 @@ func startOpts[O applier](start Coordinate, closed bool) []O {
 // start is a tour of the kind asked for, from there.
 func checkConstructed(t *testing.T, rows, cols int, start Coordinate, closed bool, tour Tour) {
 	t.Helper()
-	if err := tour.Check(); err != nil {
+	if err := tour.check(make([]uint64, (tour.Len()+63)/64)); err != nil {
 		t.Errorf("%dx%d from %v: %v", rows, cols, start, err)
 		return
 	}
-	if tour.Rows() != rows || tour.Cols() != cols || tour.Start() != start || closed && !tour.closed() {
-		t.Errorf("%dx%d from %v closed=%v: got a %dx%d tour from %v, closed=%v", rows, cols, start, closed, tour.Rows(), tour.Cols(), tour.Start(), tour.closed())
+	if tour.Rows() != rows || tour.Cols() != cols || tour.At(0) != start || closed && !tour.closed() {
+		t.Errorf("%dx%d from %v closed=%v: got a %dx%d tour from %v, closed=%v", rows, cols, start, closed, tour.Rows(), tour.Cols(), tour.At(0), tour.closed())
 	}
 }
 
@@ -132,7 +132,7 @@ func TestConstructStrips(t *testing.T) {
 						starts = []Coordinate{{rows - 1, 0}, {0, 0}, {rows / 2, cols / 2}, {1, 2}}
 					}
 					for _, start := range starts {
-						if !start.Contains(rows, cols) {
+						if !start.contains(rows, cols) {
 							continue
 						}
 						name := fmt.Sprintf("%dx%d from %v closed=%v", rows, cols, start, closed)
@@ -144,7 +144,7 @@ func TestConstructStrips(t *testing.T) {
 						var want bool
 						if closed {
 							want = Exists(rows, cols, Closed)
-						} else if rows*cols <= MaxSquares {
+						} else if rows*cols <= maxSquares {
 							want = wantOpen(t, rows, cols, start)
 						}
 						if (err == nil) != want {
@@ -229,7 +229,7 @@ func TestCheckFindsFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := good.Check(); err != nil {
+	if err := good.check(make([]uint64, (good.Len()+63)/64)); err != nil {
 		t.Fatal(err)
 	}
 	bad := good.Clone()
@@ -239,7 +239,7 @@ func TestCheckFindsFaults(t *testing.T) {
 	twice := good.Clone()
 	twice.wide[5] = twice.wide[3]
 	for name, tour := range map[string]Tour{"swapped": bad, "short": short, "twice": twice} {
-		if err := tour.Check(); !errors.Is(err, ErrInvalidTour) {
+		if err := tour.check(make([]uint64, (tour.Len()+63)/64)); !isErr(err, errTour) {
 			t.Errorf("%s: Check says %v", name, err)
 		}
 	}
@@ -268,7 +268,7 @@ func TestConstructCancel(t *testing.T) {
 	}
 }
 
-// TestShapeOfLargeTour checks Canonical and SameShape on a tour stored four
+// TestShapeOfLargeTour checks Canonical and sameShape on a tour stored four
 // bytes a square: its mirror image has the same shape, and the canonical
 // form is itself a tour.
 func TestShapeOfLargeTour(t *testing.T) {
@@ -281,10 +281,10 @@ func TestShapeOfLargeTour(t *testing.T) {
 		c := mirrorLeftRight.apply(tour.At(i), 300, 300)
 		mirror.wide[i] = uint32(c.Row*300 + c.Col)
 	}
-	if !SameShape(tour, mirror) {
+	if !sameShape(tour, mirror) {
 		t.Error("a tour and its mirror image differ in shape")
 	}
-	if c := Canonical(tour); c.wide == nil || c.Check() != nil {
-		t.Errorf("canonical form: wide %v, %v", c.wide != nil, c.Check())
+	if c := Canonical(tour, tour.Kind()); c.wide == nil || c.check(make([]uint64, (c.Len()+63)/64)) != nil {
+		t.Errorf("canonical form: wide %v, %v", c.wide != nil, c.check(make([]uint64, (c.Len()+63)/64)))
 	}
 }

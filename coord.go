@@ -13,15 +13,8 @@ type Coordinate struct {
 	Row, Col int
 }
 
-// Offset returns the square reached by moving dRow rows down and dCol
-// columns to the right (the seed's fromOffset). The result may lie off the
-// board; use Contains to check.
-func (c Coordinate) Offset(dRow, dCol int) Coordinate {
-	return Coordinate{c.Row + dRow, c.Col + dCol}
-}
-
-// Contains reports whether c lies on a board of the given size.
-func (c Coordinate) Contains(rows, cols int) bool {
+// contains reports whether c lies on a board of the given size.
+func (c Coordinate) contains(rows, cols int) bool {
 	return c.Row >= 0 && c.Row < rows && c.Col >= 0 && c.Col < cols
 }
 
@@ -36,9 +29,9 @@ func (c Coordinate) String() string {
 // which have no single-letter file, and for squares off the board.
 func (c Coordinate) Algebraic(rows, cols int) (string, error) {
 	if cols > 26 {
-		return "", fmt.Errorf("%w: algebraic notation covers at most 26 columns, board has %d", ErrBadCoordinate, cols)
+		return "", fmt.Errorf("%w: algebraic notation covers at most 26 columns, board has %d", ErrBadSize, cols)
 	}
-	if !c.Contains(rows, cols) {
+	if !c.contains(rows, cols) {
 		return "", fmt.Errorf("%w: %v on a %dx%d board", ErrOffBoard, c, rows, cols)
 	}
 	return string(rune('a'+c.Col)) + strconv.Itoa(rows-c.Row), nil
@@ -47,13 +40,13 @@ func (c Coordinate) Algebraic(rows, cols int) (string, error) {
 // ParseCoordinate reads a square of an R x C board written either in the
 // seed's form "{row,col}" (spaces allowed around the numbers) or in algebraic
 // notation such as "a1" (the lower-left square). It rejects every other
-// spelling with ErrBadCoordinate and squares off the board with ErrOffBoard.
+// spelling, and squares off the board, with ErrOffBoard.
 func ParseCoordinate(s string, rows, cols int) (Coordinate, error) {
 	c, err := parseCoordinate(strings.TrimSpace(s), rows)
 	if err != nil {
 		return Coordinate{}, err
 	}
-	if !c.Contains(rows, cols) {
+	if !c.contains(rows, cols) {
 		return Coordinate{}, fmt.Errorf("%w: %q is %v, outside the %dx%d board", ErrOffBoard, s, c, rows, cols)
 	}
 	return c, nil
@@ -61,7 +54,7 @@ func ParseCoordinate(s string, rows, cols int) (Coordinate, error) {
 
 func parseCoordinate(s string, rows int) (Coordinate, error) {
 	bad := func() (Coordinate, error) {
-		return Coordinate{}, fmt.Errorf(`%w: %q (want "{row,col}" such as "{2,0}", or algebraic such as "a1")`, ErrBadCoordinate, s)
+		return Coordinate{}, fmt.Errorf(`%w: %q (want "{row,col}" such as "{2,0}", or algebraic such as "a1")`, ErrOffBoard, s)
 	}
 	if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
 		r, c, ok := strings.Cut(s[1:len(s)-1], ",")

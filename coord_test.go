@@ -14,8 +14,8 @@ func TestCoordinateString(t *testing.T) {
 	}{
 		{Coordinate{2, 0}, "{2,0}"},
 		{Coordinate{0, 11}, "{0,11}"},
-		{Coordinate{2, 0}.Offset(-2, 1), "{0,1}"},
-		{Coordinate{0, 0}.Offset(-1, 2), "{-1,2}"},
+		{Coordinate{0, 1}, "{0,1}"},
+		{Coordinate{-1, 2}, "{-1,2}"},
 	}
 	for _, tt := range tests {
 		if got := tt.c.String(); got != tt.want {
@@ -35,7 +35,7 @@ func TestAlgebraic(t *testing.T) {
 		{3, 4, Coordinate{0, 3}, "d3", nil},
 		{8, 8, Coordinate{0, 7}, "h8", nil},
 		{12, 26, Coordinate{0, 25}, "z12", nil},
-		{3, 27, Coordinate{0, 0}, "", ErrBadCoordinate},
+		{3, 27, Coordinate{0, 0}, "", ErrBadSize},
 		{3, 4, Coordinate{3, 0}, "", ErrOffBoard},
 	}
 	for _, tt := range tests {
@@ -67,18 +67,18 @@ func TestParseCoordinate(t *testing.T) {
 		{"{0,-1}", Coordinate{}, ErrOffBoard},
 		{"e1", Coordinate{}, ErrOffBoard},
 		{"a4", Coordinate{}, ErrOffBoard},
-		{"a0", Coordinate{}, ErrBadCoordinate},
-		{"", Coordinate{}, ErrBadCoordinate},
-		{"a", Coordinate{}, ErrBadCoordinate},
-		{"A1", Coordinate{}, ErrBadCoordinate},
-		{"a1x", Coordinate{}, ErrBadCoordinate},
-		{"a-1", Coordinate{}, ErrBadCoordinate},
-		{"{1,2", Coordinate{}, ErrBadCoordinate},
-		{"{1;2}", Coordinate{}, ErrBadCoordinate},
-		{"{x,2}", Coordinate{}, ErrBadCoordinate},
-		{"(1,2)", Coordinate{}, ErrBadCoordinate},
-		{"1,2", Coordinate{}, ErrBadCoordinate},
-		{"a99999999999999999999", Coordinate{}, ErrBadCoordinate},
+		{"a0", Coordinate{}, ErrOffBoard},
+		{"", Coordinate{}, ErrOffBoard},
+		{"a", Coordinate{}, ErrOffBoard},
+		{"A1", Coordinate{}, ErrOffBoard},
+		{"a1x", Coordinate{}, ErrOffBoard},
+		{"a-1", Coordinate{}, ErrOffBoard},
+		{"{1,2", Coordinate{}, ErrOffBoard},
+		{"{1;2}", Coordinate{}, ErrOffBoard},
+		{"{x,2}", Coordinate{}, ErrOffBoard},
+		{"(1,2)", Coordinate{}, ErrOffBoard},
+		{"1,2", Coordinate{}, ErrOffBoard},
+		{"a99999999999999999999", Coordinate{}, ErrOffBoard},
 	}
 	for _, tt := range tests {
 		got, err := ParseCoordinate(tt.in, 3, 4)
@@ -94,7 +94,7 @@ func FuzzParseCoordinate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := ParseCoordinate(s, 8, 8)
-		if err == nil && !c.Contains(8, 8) {
+		if err == nil && !c.contains(8, 8) {
 			t.Errorf("ParseCoordinate(%q) = %v, off the board without error", s, c)
 		}
 	})

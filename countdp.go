@@ -11,12 +11,12 @@ import (
 	"github.com/euler1758/knightstour/internal/sysmem"
 )
 
-// MaxFrontierWidth is the widest board side CountDP handles: the counter
+// maxFrontierWidth is the widest board side CountDP handles: the counter
 // walks along the longer side, and its states describe up to 2w+1 squares
 // of the last two columns and a bit (w the shorter side; 2w with
 // SweepNarrow). At width 8 those are 17 squares, the most that still fit a
 // state into one 64-bit word.
-const MaxFrontierWidth = frontier.MaxWidth
+const maxFrontierWidth = frontier.MaxWidth
 
 // Sweep is the order in which CountDP adds the squares of each column
 // (WithSweep). It changes how many states a count keeps on the way, never
@@ -47,8 +47,8 @@ const (
 	SweepNarrowDown
 )
 
-// String names the sweep as the CLI's -sweep flag and ParseSweep do:
-// "auto", "rows", "narrow" or "narrow-down".
+// String names the sweep: "auto", "rows", "narrow" or "narrow-down", the
+// last three as the CLI's -sweep flag takes them.
 func (s Sweep) String() string {
 	switch s {
 	case SweepAuto:
@@ -59,9 +59,9 @@ func (s Sweep) String() string {
 	return fmt.Sprintf("Sweep(%d)", int(s))
 }
 
-// Resolve returns the sweep a count made with s uses: s itself, or
+// resolve returns the sweep a count made with s uses: s itself, or
 // SweepNarrow for SweepAuto. A result's Sweep is always resolved.
-func (s Sweep) Resolve() Sweep {
+func (s Sweep) resolve() Sweep {
 	if s == SweepAuto {
 		return SweepNarrow
 	}
@@ -77,16 +77,6 @@ func (s Sweep) engine() frontier.Sweep {
 		return frontier.SweepNarrowDown
 	}
 	return frontier.SweepRows
-}
-
-// ParseSweep returns the Sweep that String names.
-func ParseSweep(name string) (Sweep, error) {
-	for _, s := range []Sweep{SweepAuto, SweepRows, SweepNarrow, SweepNarrowDown} {
-		if s.String() == name {
-			return s, nil
-		}
-	}
-	return 0, fmt.Errorf("%w: sweep %q: want auto, rows, narrow or narrow-down", ErrBadOption, name)
 }
 
 // fallbackMemoryLimit is the default memory limit where the machine's
@@ -179,7 +169,7 @@ type DPWork struct {
 // the number of partial solutions that do so. Its time grows with the
 // number of such states (exponential in the shorter side, linear in the
 // longer), not with the number of tours, so it reaches boards far beyond
-// enumeration; boards up to MaxFrontierWidth on the shorter side.
+// enumeration; boards up to 8 squares on the shorter side.
 //
 // Before counting, it works out which degree demands on the frontier (how
 // many more jumps each square needs) the rest of the board can still meet,
@@ -205,13 +195,13 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 	if err := checkContext(ctx); err != nil {
 		return nil, err
 	}
-	cfg, err := newConfig(rows, cols, MaxSquares, opts)
+	cfg, err := newConfig(rows, cols, maxSquares, opts)
 	if err != nil {
 		return nil, err
 	}
-	if min(rows, cols) > MaxFrontierWidth {
+	if min(rows, cols) > maxFrontierWidth {
 		return nil, fmt.Errorf("%w: counting by frontier handles boards up to %d squares on the shorter side, not %dx%d",
-			ErrBadSize, MaxFrontierWidth, rows, cols)
+			ErrBadSize, maxFrontierWidth, rows, cols)
 	}
 	if cfg.spill != "" && cfg.checkpoint != "" {
 		return nil, fmt.Errorf("%w: WithSpill and WithCheckpoint: a checkpoint keeps its layers beside it", ErrBadOption)
@@ -219,7 +209,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 	fc := frontier.Config{Rows: rows, Cols: cols, Workers: cfg.workers, MemoryLimit: cfg.memLimit,
 		AllLengths: cfg.allLengths, Base11: cfg.base11, AllDemands: cfg.allDemands, Lean: cfg.lean,
 		SpillDir: cfg.spill, Checkpoint: cfg.checkpoint, Shard: cfg.shard, Shards: cfg.shards, EarlyStart: cfg.earlyStart}
-	sweep := cfg.sweep.Resolve()
+	sweep := cfg.sweep.resolve()
 	fc.Sweep = sweep.engine()
 	if fc.MemoryLimit == 0 {
 		fc.MemoryLimit = defaultMemoryLimit()

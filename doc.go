@@ -19,7 +19,7 @@
 // default, is the order of the program this package started from, so that
 // its listings come out line for line as that program printed them;
 // WirthOrder goes round the compass, as in Wirth's Pascal program; WithMoveOrder
-// takes any other, and ParseOrder reads one as the CLI's -order does.
+// takes any other.
 //
 // # Speed
 //

@@ -16,14 +16,13 @@ import (
 // returns its context's error, and an I/O error is passed on as it is.
 var (
 	// ErrBadSize reports a board with a zero or negative side, or one too
-	// large for the method asked (MaxSquares squares for the searches and
+	// large for the method asked (65,536 squares for the searches and
 	// the counter, 2^30 for the construction, 8 squares on the shorter
 	// side for CountDP).
 	ErrBadSize = errors.New("knightstour: invalid board size")
-	// ErrOffBoard reports a square that does not lie on the board.
-	ErrOffBoard = errors.New("knightstour: square off the board")
-	// ErrBadCoordinate reports a square that could not be read.
-	ErrBadCoordinate = errors.New("knightstour: malformed coordinate")
+	// ErrOffBoard reports a square that does not lie on the board, or
+	// that is written in a form that names no square.
+	ErrOffBoard = errors.New("knightstour: not a square of the board")
 	// ErrMisuse reports a call the library cannot serve as made: a nil
 	// context or option, a value out of range where no other error says
 	// more, or a Solver, TourWriter or TourReader that its constructor
@@ -44,9 +43,6 @@ var (
 	ErrBadFile = errors.New("knightstour: not a tour file")
 	// ErrNoTour reports that a search found no tour.
 	ErrNoTour = errors.New("knightstour: no tour")
-	// ErrInvalidTour reports a sequence of squares that is not a knight's
-	// tour; the concrete error is a *TourError saying where it fails.
-	ErrInvalidTour = errors.New("knightstour: not a knight's tour")
 	// ErrMemoryLimit reports that a count by CountDP needed more memory
 	// for its states than its limit (see WithMemoryLimit) allows.
 	ErrMemoryLimit = frontier.ErrMemoryLimit

@@ -15,7 +15,7 @@ func ExampleRunCensus() {
 		panic(err)
 	}
 	fmt.Print(c)
-	fmt.Println(c.Directed(), "directed,", c.Undirected(), "undirected")
+	fmt.Println(c.Directed, "directed,", c.Undirected, "undirected,", c.At(knightstour.Coordinate{Row: 4, Col: 0}), "from a1")
 	// Output:
 	// 304   0  56   0 304
 	//   0  56   0  56   0
@@ -23,7 +23,7 @@ func ExampleRunCensus() {
 	//   0  56   0  56   0
 	// 304   0  56   0 304
 	// 5x5 open tours: 1728 directed, 864 undirected
-	// 1728 directed, 864 undirected
+	// 1728 directed, 864 undirected, 304 from a1
 }
 
 // Exists answers from the existence theorems, without a search.
@@ -51,9 +51,9 @@ func ExampleWithMethod() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(t.Len(), t.Kind(), t.Check() == nil)
+	fmt.Println(t.Len(), t.Kind())
 	// Output:
-	// 900 closed true
+	// 900 closed
 }
 
 // FindTour picks the search, Warnsdorff's rule or the construction, and
@@ -131,12 +131,11 @@ func ExampleNewTourWriter() {
 	// {2,0} {1,2} {0,0} {2,1} {1,3} {0,1} {2,2} {1,0} {0,2} {2,3} {1,1} {0,3}
 }
 
-// ParseOrder reads a move order as the CLI's -order flag does.
-func ExampleParseOrder() {
-	order, err := knightstour.ParseOrder("(1,2) (2,1) (2,-1) (1,-2) (-1,-2) (-2,-1) (-2,1) (-1,2)")
-	if err != nil {
-		panic(err)
-	}
+// WithMoveOrder sets the order in which the search tries the eight
+// jumps: it changes which tour comes first, never how many there are.
+func ExampleWithMoveOrder() {
+	order := []knightstour.Move{{DRow: 1, DCol: 2}, {DRow: 2, DCol: 1}, {DRow: 2, DCol: -1}, {DRow: 1, DCol: -2},
+		{DRow: -1, DCol: -2}, {DRow: -2, DCol: -1}, {DRow: -2, DCol: 1}, {DRow: -1, DCol: 2}}
 	s, err := knightstour.NewSolver(3, 4, knightstour.WithMoveOrder(order...))
 	if err != nil {
 		panic(err)
@@ -179,9 +178,10 @@ func ExampleStartPossible() {
 	// {0,1} false
 }
 
-// NewTour checks a tour given square by square; SameShape and Canonical
-// compare tours up to the board's symmetries.
-func ExampleSameShape() {
+// NewTour checks a tour given square by square; Canonical compares tours
+// up to the board's symmetries: two tours have the same shape when their
+// canonical forms are equal.
+func ExampleCanonical() {
 	s, err := knightstour.NewSolver(3, 4)
 	if err != nil {
 		panic(err)
@@ -193,18 +193,20 @@ func ExampleSameShape() {
 	a := tours.At(0)
 	// The same tour turned half way round: another start, the same shape.
 	var turned []knightstour.Coordinate
-	for _, c := range a.Coordinates() {
+	for i := range a.Len() {
+		c := a.At(i)
 		turned = append(turned, knightstour.Coordinate{Row: 2 - c.Row, Col: 3 - c.Col})
 	}
 	b, err := knightstour.NewTour(3, 4, turned)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(b.Start(), knightstour.SameShape(a, b), knightstour.SameShape(a, tours.At(1)))
-	fmt.Println(knightstour.Canonical(a).Check() == nil)
+	sameShape := func(x, y knightstour.Tour) bool {
+		return knightstour.Canonical(x, x.Kind()).String() == knightstour.Canonical(y, y.Kind()).String()
+	}
+	fmt.Println(b.At(0), sameShape(a, b), sameShape(a, tours.At(1)))
 	// Output:
 	// {0,3} true false
-	// true
 }
 
 // WriteSVG draws a tour; the CLI's tour -svg writes the same picture.
@@ -222,30 +224,29 @@ func ExampleWriteSVG() {
 	// true 64
 }
 
-// A Board holds move numbers, as the seed's KnightProblemBoard does, and
-// prints them as the seed's program does.
-func ExampleNewBoard() {
-	b, err := knightstour.NewBoard(3, 4)
+// A tour's Board holds its move numbers, as the seed's KnightProblemBoard
+// does, and prints them as the seed's program does.
+func ExampleTour_Board() {
+	t, err := knightstour.NewTour(3, 4, []knightstour.Coordinate{
+		{2, 0}, {1, 2}, {0, 0}, {2, 1}, {1, 3}, {0, 1},
+		{2, 2}, {0, 3}, {1, 1}, {2, 3}, {0, 2}, {1, 0},
+	})
 	if err != nil {
 		panic(err)
 	}
-	for i, c := range []knightstour.Coordinate{{2, 0}, {1, 2}, {0, 0}} {
-		if err := b.Set(c, i+1); err != nil {
-			panic(err)
-		}
-	}
+	b := t.Board()
 	fmt.Print(b)
-	fmt.Println(b.Set(knightstour.Coordinate{Row: 3, Col: 0}, 4) != nil)
+	fmt.Println(b.At(knightstour.Coordinate{Row: 1, Col: 2}))
 	// Output:
-	//    3    0    0    0
-	//    0    0    2    0
-	//    1    0    0    0
-	// true
+	//    3    6   11    8
+	//   12    9    2    5
+	//    1    4    7   10
+	// 2
 }
 
-// CanonicalPath is Canonical for open tours: a path and the same path read
-// backwards have one canonical form.
-func ExampleCanonicalPath() {
+// Taken as an open tour, a path and the same path read backwards have one
+// canonical form.
+func ExampleCanonical_path() {
 	s, err := knightstour.NewSolver(3, 4)
 	if err != nil {
 		panic(err)
@@ -254,15 +255,15 @@ func ExampleCanonicalPath() {
 	if err != nil {
 		panic(err)
 	}
-	back := t.Coordinates()
-	for i, j := 0, len(back)-1; i < j; i, j = i+1, j-1 {
-		back[i], back[j] = back[j], back[i]
+	var back []knightstour.Coordinate
+	for i := t.Len() - 1; i >= 0; i-- {
+		back = append(back, t.At(i))
 	}
 	r, err := knightstour.NewTour(3, 4, back)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(knightstour.CanonicalPath(t).String() == knightstour.CanonicalPath(r).String())
+	fmt.Println(knightstour.Canonical(t, knightstour.Open).String() == knightstour.Canonical(r, knightstour.Open).String())
 	// Output:
 	// true
 }

@@ -102,7 +102,7 @@ func ExampleSolver_All() {
 		if tour.Kind() == knightstour.Closed {
 			closed++
 			if closed == 3 {
-				fmt.Println("third closed tour ends at", tour.End())
+				fmt.Println("third closed tour ends at", tour.At(tour.Len()-1))
 				break
 			}
 		}
@@ -114,10 +114,8 @@ func ExampleParseCoordinate() {
 	for _, in := range []string{"a1", "{0,3}", "d3", "e9", "b"} {
 		c, err := knightstour.ParseCoordinate(in, 3, 4)
 		switch {
-		case errors.Is(err, knightstour.ErrOffBoard):
-			fmt.Println(in, "is off the 3x4 board")
 		case err != nil:
-			fmt.Println(in, "is not a square")
+			fmt.Println(in, "is not a square of the 3x4 board")
 		default:
 			fmt.Println(in, "is", c)
 		}
@@ -126,8 +124,8 @@ func ExampleParseCoordinate() {
 	// a1 is {2,0}
 	// {0,3} is {0,3}
 	// d3 is {0,3}
-	// e9 is off the 3x4 board
-	// b is not a square
+	// e9 is not a square of the 3x4 board
+	// b is not a square of the 3x4 board
 }
 
 // NewTour checks the path it is given: here too short for the board.
@@ -145,7 +143,7 @@ func ExampleNewSolver_badInput() {
 	fmt.Println(errors.Is(err, knightstour.ErrOffBoard), err)
 	// Output:
 	// true knightstour: invalid board size: 0x4 (both sides must be at least 1)
-	// true knightstour: square off the board: start {3,0} on a 3x4 board
+	// true knightstour: not a square of the board: start {3,0} on a 3x4 board
 }
 
 // CountDP counts tours without listing them: here the closed tours of 3x18
@@ -178,6 +176,6 @@ func ExampleFindTour_construct() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(method, tour.Len(), tour.Start(), tour.Kind(), tour.Check())
-	// Output: construct 6000000 {1000,1500} closed <nil>
+	fmt.Println(method, tour.Len(), tour.At(0), tour.Kind())
+	// Output: construct 6000000 {1000,1500} closed
 }

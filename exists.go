@@ -45,7 +45,7 @@ func Exists(rows, cols int, kind Kind) bool {
 // guarantee: on 3 x n and 4 x n boards some squares of the right colour
 // start no tour either (4x5: none from its middle rows).
 func StartPossible(rows, cols int, start Coordinate, kind Kind) bool {
-	if !start.Contains(rows, cols) {
+	if !start.contains(rows, cols) {
 		return false
 	}
 	if rows*cols%2 == 0 {

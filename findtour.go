@@ -71,7 +71,7 @@ func (m Method) String() string {
 
 // FindTour finds one tour (closed with WithClosed) on any board, choosing
 // the method, or by the one WithMethod asks for. On boards of more than
-// MaxSquares squares it is the construction. Otherwise the exact search
+// 65,536 squares it is the construction. Otherwise the exact search
 // comes first on boards of up to 64 squares and on strips 3 or 4 squares
 // wide, where it is fast and Warnsdorff's rule stumbles, and Warnsdorff's
 // rule first elsewhere; each runs within a node budget, and the other
@@ -99,7 +99,7 @@ func FindTour(ctx context.Context, rows, cols int, opts ...FindTourOption) (Tour
 	if err := cfg.unused(); err != nil {
 		return Tour{}, 0, err
 	}
-	if cfg.method == MethodConstruct || rows*cols > MaxSquares && cfg.method == 0 {
+	if cfg.method == MethodConstruct || rows*cols > maxSquares && cfg.method == 0 {
 		t, err := constructTour(ctx, rows, cols, opts...)
 		return t, MethodConstruct, err
 	}
@@ -114,7 +114,7 @@ func FindTour(ctx context.Context, rows, cols int, opts ...FindTourOption) (Tour
 
 // findTour is FindTour without the construction.
 func findTour(ctx context.Context, rows, cols int, opts ...FindTourOption) (Tour, Method, error) {
-	cfg, err := newConfig(rows, cols, MaxSquares, opts)
+	cfg, err := newConfig(rows, cols, maxSquares, opts)
 	if err != nil {
 		return Tour{}, 0, err
 	}

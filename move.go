@@ -3,7 +3,6 @@ package knightstour
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // Move is one knight jump: DRow rows down and DCol columns to the right.
@@ -57,40 +56,6 @@ func validateOrder(order []Move) error {
 		seen[m] = true
 	}
 	return nil
-}
-
-// ParseOrder reads a move order. It accepts the names "seed" (SeedOrder) and
-// "wirth" (WirthOrder), or eight jumps written as "(2,1) (1,2) ..." with
-// any mix of spaces, commas and slashes between them: eight different
-// knight's jumps, or ErrBadOption.
-func ParseOrder(s string) ([]Move, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "seed", "default":
-		return SeedOrder(), nil
-	case "wirth", "pascal":
-		return WirthOrder(), nil
-	}
-	var order []Move
-	rest := strings.TrimSpace(s)
-	for rest != "" {
-		open := strings.IndexByte(rest, '(')
-		end := strings.IndexByte(rest, ')')
-		if open < 0 || end < open || strings.Trim(rest[:open], " ,/;") != "" {
-			return nil, fmt.Errorf(`%w: invalid move order: cannot read %q (want "seed", "wirth" or eight jumps like "(2,1) (1,2) ...")`, ErrBadOption, s)
-		}
-		dr, dc, ok := strings.Cut(rest[open+1:end], ",")
-		r, err1 := strconv.Atoi(strings.TrimSpace(dr))
-		c, err2 := strconv.Atoi(strings.TrimSpace(dc))
-		if !ok || err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("%w: cannot read jump %q", ErrBadOption, rest[open:end+1])
-		}
-		order = append(order, Move{r, c})
-		rest = strings.TrimLeft(rest[end+1:], " ,/;")
-	}
-	if err := validateOrder(order); err != nil {
-		return nil, err
-	}
-	return order, nil
 }
 
 func abs(x int) int {

@@ -65,7 +65,7 @@ type (
 		CensusOption
 		FindTourOption
 	}
-	// EnumerationOption (WithSplitDepth, WithReduction) configures the
+	// EnumerationOption (WithSplitDepth) configures the
 	// searches that list or count every tour: NewSolver, RunCensus and
 	// Unique.
 	EnumerationOption interface {
@@ -242,7 +242,7 @@ func jumps(order []Move) []enum.Jump {
 }
 
 // newConfig checks a board's size against the limit of the method that
-// asks (MaxSquares for the searches and the counter) and applies the
+// asks (maxSquares for the searches and the counter) and applies the
 // options to the defaults.
 func newConfig[O applier](rows, cols, limit int, opts []O) (config, error) {
 	cfg := defaultConfig()
@@ -267,7 +267,7 @@ func (cfg *config) startOn(rows, cols int) (Coordinate, error) {
 	if cfg.start != nil {
 		start = *cfg.start
 	}
-	if !start.Contains(rows, cols) {
+	if !start.contains(rows, cols) {
 		return start, fmt.Errorf("%w: start %v on a %dx%d board", ErrOffBoard, start, rows, cols)
 	}
 	return start, nil
@@ -295,18 +295,18 @@ func WithMoveOrder(order ...Move) SearchOption {
 	}}}
 }
 
-// MaxWorkers is the most goroutines WithWorkers takes: far more than any
+// maxWorkers is the most goroutines WithWorkers takes: far more than any
 // machine has cores, and few enough that the workers' buffers cannot
 // exhaust the memory.
-const MaxWorkers = 1024
+const maxWorkers = 1024
 
 // WithWorkers sets how many goroutines the parallel calls use (the default
-// is GOMAXPROCS), from 1 to MaxWorkers. It does not change any result, only
+// is GOMAXPROCS), from 1 to 1024. It does not change any result, only
 // the time it takes.
 func WithWorkers(n int) Option {
 	return everyOpt{option: option{func(cfg *config) error {
-		if n < 1 || n > MaxWorkers {
-			return fmt.Errorf("%w: %d workers (want 1 to %d)", ErrBadOption, n, MaxWorkers)
+		if n < 1 || n > maxWorkers {
+			return fmt.Errorf("%w: %d workers (want 1 to %d)", ErrBadOption, n, maxWorkers)
 		}
 		cfg.workers = n
 		cfg.given |= givenWorkers
@@ -365,20 +365,20 @@ func WithClosed() Option {
 	}}}
 }
 
-// WithReduction turns seed 004's symmetry reduction for counting closed
+// withReduction turns seed 004's symmetry reduction for counting closed
 // tours on (the default) or off. It never changes a count, only the time;
 // turning it off is for checking exactly that.
-func WithReduction(on bool) EnumerationOption {
+func withReduction(on bool) EnumerationOption {
 	return enumerationOpt{option: option{func(cfg *config) error {
 		cfg.reduce = on
 		return nil
 	}}}
 }
 
-// MaxShards is the most shards WithShard splits a count into. An
+// maxShards is the most shards WithShard splits a count into. An
 // enumeration cuts its tree into 256 tasks for every shard, so the split
 // costs memory in proportion; 65536 shards are 16 million tasks.
-const MaxShards = 1 << 16
+const maxShards = 1 << 16
 
 // WithShard makes Count count only shard i of n (0 <= i < n): every n-th
 // task of a task list that depends on the board, start and options alone,
@@ -393,8 +393,8 @@ const MaxShards = 1 << 16
 // million states at the peak in each, 29 million in the whole count).
 func WithShard(i, n int) ShardOption {
 	return shardOpt{option: option{func(cfg *config) error {
-		if n < 1 || n > MaxShards || i < 0 || i >= n {
-			return fmt.Errorf("%w: shard %d/%d (want 0 <= i < n <= %d)", ErrBadOption, i, n, MaxShards)
+		if n < 1 || n > maxShards || i < 0 || i >= n {
+			return fmt.Errorf("%w: shard %d/%d (want 0 <= i < n <= %d)", ErrBadOption, i, n, maxShards)
 		}
 		cfg.shard, cfg.shards = i, n
 		return nil

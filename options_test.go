@@ -39,7 +39,6 @@ func TestOptionsThatDoNotApply(t *testing.T) {
 		{"CountDP", WithMoveOrder, "WithMoveOrder"},
 		{"CountDP", WithNodeBudget, "WithNodeBudget"},
 		{"CountDP", WithSplitDepth, "WithSplitDepth"},
-		{"CountDP", WithReduction, "WithReduction"},
 		{"FindTour", WithLimit, "WithLimit"},
 		{"FindTour", WithShard, "WithShard"},
 		{"FindTour", WithFreeEnds, "WithFreeEnds"},

@@ -1,9 +1,8 @@
 package knightstour
 
 import (
+	"math/big"
 	"time"
-
-	"github.com/euler1758/knightstour/internal/progress"
 )
 
 // Stats describes a finished (or stopped) search.
@@ -12,7 +11,8 @@ type Stats struct {
 	// the start, the move order and the limit. MergeStats adds up only
 	// the Stats of one job.
 	Job   string
-	Tours uint64 // tours found
+	Tours *big.Int // tours found
+
 	Nodes uint64 // squares entered by the search, a measure of work
 	Tasks int    // pieces of the search tree this search walked
 	// AllTasks is the pieces the whole search tree was cut into: for a
@@ -56,12 +56,3 @@ type Progress struct {
 	Resumes int
 	Elapsed time.Duration
 }
-
-// Fraction returns the share of tasks done, from 0 to 1. Count hands tasks
-// out in a shuffled order, so there it is an unbiased estimate of the share
-// of the work done.
-func (p Progress) Fraction() float64 { return progress.Fraction(p.TasksDone, p.Tasks) }
-
-// ETA estimates the time left from Fraction and Elapsed; it is 0 until
-// some work is done.
-func (p Progress) ETA() time.Duration { return progress.ETA(p.Elapsed, p.Fraction()) }

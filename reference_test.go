@@ -23,8 +23,8 @@ func referenceTours(rows, cols int, start Coordinate, order []Move) []string {
 			out = append(out, t.String())
 		} else {
 			for _, m := range order {
-				next := c.Offset(m.DRow, m.DCol)
-				if next.Contains(rows, cols) && board[next.Row][next.Col] == 0 {
+				next := Coordinate{c.Row + m.DRow, c.Col + m.DCol}
+				if next.contains(rows, cols) && board[next.Row][next.Col] == 0 {
 					visit(next)
 				}
 			}

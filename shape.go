@@ -2,6 +2,7 @@ package knightstour
 
 import (
 	"context"
+	"math/big"
 	"slices"
 )
 
@@ -9,28 +10,23 @@ import (
 // board's symmetries and reading t backwards make of it, the one whose
 // squares, numbered row by row, come first in lexicographic order. Two
 // tours have the same shape exactly when their canonical forms are equal.
-// A closed tour is the same cycle from any of its squares, so for it
-// Canonical also chooses the starting square; use CanonicalPath to treat a
-// closed tour as the path it is.
-func Canonical(t Tour) Tour {
-	if t.closed() {
-		return canonical(t, true)
-	}
-	return canonical(t, false)
+// kind says what t is taken as. A closed tour taken as Closed is the same
+// cycle from any of its squares, so Canonical also chooses the starting
+// square; taken as Open, it is the path it is, and only the symmetries and
+// reversal apply, as they do to an open tour whatever kind is asked:
+// Canonical(t, t.Kind()) takes every tour as what it is.
+func Canonical(t Tour, kind Kind) Tour {
+	return canonical(t, kind == Closed && t.closed())
 }
 
-// CanonicalPath is Canonical for tours taken as paths, closed or not: only
-// the board's symmetries and reversal are applied.
-func CanonicalPath(t Tour) Tour { return canonical(t, false) }
-
-// SameShape reports whether a and b are the same tour up to the board's
+// sameShape reports whether a and b are the same tour up to the board's
 // symmetries and reversal, and, when both are closed, the choice of
 // starting square.
-func SameShape(a, b Tour) bool {
+func sameShape(a, b Tour) bool {
 	if a.rows != b.rows || a.cols != b.cols || a.Len() != b.Len() {
 		return false
 	}
-	ca, cb := Canonical(a), Canonical(b)
+	ca, cb := Canonical(a, Closed), Canonical(b, Closed)
 	return slices.Equal(ca.squares, cb.squares) && slices.Equal(ca.wide, cb.wide)
 }
 
@@ -87,13 +83,13 @@ func canonicalOf[S uint16 | uint32](t Tour, cycle bool) []S {
 // symmetries map onto each other, so it is for small boards: 5x5 takes
 // milliseconds, 6x6 open a few seconds. It takes the options of
 // RunCensus.
-func Unique(ctx context.Context, rows, cols int, opts ...CensusOption) (int, error) {
+func Unique(ctx context.Context, rows, cols int, opts ...CensusOption) (*big.Int, error) {
 	if err := checkContext(ctx); err != nil {
-		return 0, err
+		return nil, err
 	}
 	probe, err := NewSolver(rows, cols, pick[SolverOption](opts)...)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	classes := orbits(rows, cols)
 	if probe.cfg.closed {
@@ -103,17 +99,17 @@ func Unique(ctx context.Context, rows, cols int, opts ...CensusOption) (int, err
 	for _, class := range classes {
 		s, err := NewSolver(rows, cols, append(pick[SolverOption](opts), WithStart(class[0]))...)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		for t, err := range s.All(ctx) {
 			if err != nil {
-				return 0, err
+				return nil, err
 			}
 			key := canonical(t, probe.cfg.closed).squares
 			seen[string(u16bytes(key))] = struct{}{}
 		}
 	}
-	return len(seen), nil
+	return big.NewInt(int64(len(seen))), nil
 }
 
 func u16bytes(sq []uint16) []byte {

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"math/bits"
+	"math/big"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/euler1758/knightstour/internal/enum"
@@ -21,16 +20,14 @@ import (
 // branches that cannot become tours, so counts and order equal those of the
 // seed's plain backtracking.
 //
-// A Solver is safe for concurrent use; its calls do not change it, except
-// that Solutions remembers the last list of tours found. Make one with
-// NewSolver: the zero Solver searches nothing, and its searches return
+// A Solver is safe for concurrent use; its calls do not change it. Make
+// one with NewSolver: the zero Solver searches nothing, and its searches return
 // ErrMisuse.
 type Solver struct {
 	rows, cols int
 	start      Coordinate
 	cfg        config
 	job        enum.Job // the whole search, as the engine sees it: graph, root, ends
-	last       atomic.Pointer[Tours]
 }
 
 // NewSolver returns a solver for an R x C board. Without options the
@@ -38,7 +35,7 @@ type Solver struct {
 // and parallel calls use GOMAXPROCS workers. Bad sizes give ErrBadSize, a
 // start off the board ErrOffBoard, and bad options ErrBadOption.
 func NewSolver(rows, cols int, opts ...SolverOption) (*Solver, error) {
-	cfg, err := newConfig(rows, cols, MaxSquares, opts)
+	cfg, err := newConfig(rows, cols, maxSquares, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -60,16 +57,6 @@ func NewSolver(rows, cols int, opts ...SolverOption) (*Solver, error) {
 	}
 	return s, nil
 }
-
-// Rows returns the number of rows of the board (the seed's getRows).
-func (s *Solver) Rows() int { return s.rows }
-
-// Cols returns the number of columns of the board (the seed's getCols).
-func (s *Solver) Cols() int { return s.cols }
-
-// Solutions returns the tours of the last FindMoves or FindMovesParallel
-// call that finished (the seed's getSolutions), or nil before the first.
-func (s *Solver) Solutions() *Tours { return s.last.Load() }
 
 // ready refuses a search by a Solver that NewSolver did not make, or
 // with a nil context.
@@ -106,21 +93,17 @@ func (s *Solver) collect(ctx context.Context, workers int) (*Tours, error) {
 		return true
 	})
 	ts.stats = stats
-	if err == nil {
-		s.last.Store(ts)
-	}
 	return ts, err
 }
 
 // Count counts the tours on the solver's workers without keeping them;
 // Stats.Tours is the count. With WithLimit(n) it stops at n.
 //
-// Closed tours are counted with the reduction of seed 004 unless
-// WithReduction(false) is given: a closed tour read backwards is another
-// closed tour from the same start whose first and last jumps are swapped,
-// so it searches only the tours whose first jump comes before their last in
-// move order, fixing both, and doubles the count. The number is the same;
-// only Stats.Nodes and the time differ.
+// Closed tours are counted with the reduction of seed 004: a closed tour
+// read backwards is another closed tour from the same start whose first
+// and last jumps are swapped, so it searches only the tours whose first
+// jump comes before their last in move order, fixing both, and doubles the
+// count. Stats.Nodes are those of the reduced search.
 func (s *Solver) Count(ctx context.Context) (Stats, error) {
 	if err := s.ready(ctx); err != nil {
 		return Stats{}, err
@@ -133,14 +116,14 @@ func (s *Solver) Count(ctx context.Context) (Stats, error) {
 // walk runs j, a search of s's, on workers goroutines (see enum.Job.Walk).
 func (s *Solver) walk(ctx context.Context, j *enum.Job, workers int, yield func([]uint16) bool) (Stats, error) {
 	st, err := j.Walk(ctx, workers, yield)
-	return Stats{Tours: st.Tours, Nodes: st.Nodes, Tasks: st.Tasks, AllTasks: st.AllTasks,
+	return Stats{Tours: new(big.Int).SetUint64(st.Tours), Nodes: st.Nodes, Tasks: st.Tasks, AllTasks: st.AllTasks,
 		Shard: st.Shard, Shards: st.Shards, Workers: st.Workers, Elapsed: st.Elapsed}, err
 }
 
 // describe names the count s makes, for Stats.Job: everything but the
 // workers and the shard, which do not change what is counted.
 func (s *Solver) describe() string {
-	return fmt.Sprintf("%v tours of %dx%d from %v, move order %v, limit %d", kindOf(s.cfg.closed), s.Rows(), s.Cols(), s.start, s.cfg.order, s.cfg.limit)
+	return fmt.Sprintf("%v tours of %dx%d from %v, move order %v, limit %d", kindOf(s.cfg.closed), s.rows, s.cols, s.start, s.cfg.order, s.cfg.limit)
 }
 
 func (s *Solver) count(ctx context.Context) (Stats, error) {
@@ -148,14 +131,14 @@ func (s *Solver) count(ctx context.Context) (Stats, error) {
 		return s.walk(ctx, &s.job, s.cfg.workers, nil)
 	}
 	begin := time.Now()
-	var total Stats
+	total := Stats{Tours: new(big.Int)}
 	root := s.job.Root[0]
 	for i, a := range s.job.Ends {
 		for _, b := range s.job.Ends[i+1:] {
 			j := s.job
 			j.Root, j.Ends = []uint16{root, a}, []uint16{b}
 			st, err := s.walk(ctx, &j, s.cfg.workers, nil)
-			total.Tours += 2 * st.Tours
+			total.Tours.Add(total.Tours, st.Tours.Lsh(st.Tours, 1))
 			total.Nodes += st.Nodes
 			total.Tasks += st.Tasks
 			total.AllTasks += st.AllTasks
@@ -223,7 +206,7 @@ func MergeStats(parts ...Stats) (Stats, error) {
 		return Stats{}, fmt.Errorf("%w: no results", ErrMerge)
 	}
 	ids := make([]shard.ID, len(parts))
-	out := Stats{Job: parts[0].Job, AllTasks: parts[0].AllTasks, Shards: 1}
+	out := Stats{Job: parts[0].Job, Tours: new(big.Int), AllTasks: parts[0].AllTasks, Shards: 1}
 	for i, p := range parts {
 		if p.Job != out.Job {
 			return Stats{}, fmt.Errorf("%w: shard %d/%d counts %s, shard %d/%d %s", ErrMerge, p.Shard, p.Shards, p.Job, parts[0].Shard, parts[0].Shards, out.Job)
@@ -232,11 +215,10 @@ func MergeStats(parts ...Stats) (Stats, error) {
 			return Stats{}, fmt.Errorf("%w: shard %d/%d walked %d of %d tasks, shard %d/%d's tree has %d", ErrMerge, p.Shard, p.Shards, p.Tasks, p.AllTasks, parts[0].Shard, parts[0].Shards, out.AllTasks)
 		}
 		ids[i] = shard.ID{Index: p.Shard, Count: p.Shards}
-		var carry uint64
-		out.Tours, carry = bits.Add64(out.Tours, p.Tours, 0)
-		if carry != 0 {
-			return Stats{}, fmt.Errorf("%w: the tours pass 2^64", ErrMerge)
+		if p.Tours == nil || p.Tours.Sign() < 0 {
+			return Stats{}, fmt.Errorf("%w: shard %d/%d counts %v tours", ErrMerge, p.Shard, p.Shards, p.Tours)
 		}
+		out.Tours.Add(out.Tours, p.Tours)
 		out.Nodes += p.Nodes
 		out.Tasks += p.Tasks
 		out.Workers = max(out.Workers, p.Workers)

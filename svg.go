@@ -23,7 +23,7 @@ func WriteSVG(w io.Writer, t Tour, opts SVGOptions) error {
 		return fmt.Errorf("%w: WriteSVG to a nil io.Writer", ErrMisuse)
 	}
 	if t.Len() == 0 {
-		return fmt.Errorf("%w: an empty tour has nothing to draw", ErrInvalidTour)
+		return &TourError{-1, "an empty tour has nothing to draw"}
 	}
 	sq := opts.Square
 	if sq <= 0 {
@@ -37,7 +37,7 @@ func WriteSVG(w io.Writer, t Tour, opts SVGOptions) error {
 	line := max(1, float64(sq)/12)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", width, height, width, height)
-	fmt.Fprintf(bw, `<title>Knight's tour of a %dx%d board from %v</title>`+"\n", t.rows, t.cols, t.Start())
+	fmt.Fprintf(bw, `<title>Knight's tour of a %dx%d board from %v</title>`+"\n", t.rows, t.cols, t.At(0))
 	fmt.Fprintf(bw, `<defs><pattern id="checks" width="%d" height="%d" patternUnits="userSpaceOnUse">`, 2*sq, 2*sq)
 	fmt.Fprintf(bw, `<rect width="%d" height="%d" fill="#f0d9b5"/>`, 2*sq, 2*sq)
 	fmt.Fprintf(bw, `<rect width="%d" height="%d" fill="#b58863"/><rect x="%d" y="%d" width="%d" height="%d" fill="#b58863"/>`, sq, sq, sq, sq, sq, sq)
@@ -55,9 +55,9 @@ func WriteSVG(w io.Writer, t Tour, opts SVGOptions) error {
 	fmt.Fprint(bw, "\"/>\n")
 	r := float64(sq) / 4
 	x, y := centre(0)
-	fmt.Fprintf(bw, `<circle cx="%g" cy="%g" r="%g" fill="#2e8b57"><title>start %v</title></circle>`+"\n", x, y, r, t.Start())
+	fmt.Fprintf(bw, `<circle cx="%g" cy="%g" r="%g" fill="#2e8b57"><title>start %v</title></circle>`+"\n", x, y, r, t.At(0))
 	x, y = centre(t.Len() - 1)
-	fmt.Fprintf(bw, `<circle cx="%g" cy="%g" r="%g" fill="#c0392b"><title>end %v</title></circle>`+"\n", x, y, r, t.End())
+	fmt.Fprintf(bw, `<circle cx="%g" cy="%g" r="%g" fill="#c0392b"><title>end %v</title></circle>`+"\n", x, y, r, t.At(t.Len()-1))
 	if opts.Numbers {
 		// A white halo keeps the numbers legible where the path crosses them.
 		fmt.Fprintf(bw, `<g font-family="sans-serif" font-size="%g" text-anchor="middle" dominant-baseline="central" fill="#111" stroke="#fff" stroke-width="%g" paint-order="stroke">`+"\n", float64(sq)/3, float64(sq)/14)

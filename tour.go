@@ -6,7 +6,7 @@ import (
 )
 
 // Tour is a knight's tour: every square of an R x C board visited once, in
-// order. It stores each square in two bytes on boards of up to MaxSquares
+// order. It stores each square in two bytes on boards of up to 65,536
 // squares, so the values of a Tours collection share one compact array,
 // and in four bytes on the larger boards that Construct builds. The zero
 // Tour has no squares.
@@ -16,7 +16,7 @@ import (
 type Tour struct {
 	rows, cols int
 	squares    []uint16 // row*cols+col of each square, in visiting order
-	wide       []uint32 // the same, on boards of more than MaxSquares squares
+	wide       []uint32 // the same, on boards of more than maxSquares squares
 }
 
 // NewTour checks that path is a knight's tour of an R x C board and returns
@@ -62,14 +62,8 @@ func (t Tour) index(i int) int {
 	return int(t.squares[i])
 }
 
-// Start returns the first square of the tour.
-func (t Tour) Start() Coordinate { return t.At(0) }
-
-// End returns the last square of the tour.
-func (t Tour) End() Coordinate { return t.At(t.Len() - 1) }
-
-// Coordinates returns the squares of the tour in order, in a new slice.
-func (t Tour) Coordinates() []Coordinate {
+// coordinates returns the squares of the tour in order, in a new slice.
+func (t Tour) coordinates() []Coordinate {
 	out := make([]Coordinate, t.Len())
 	for i := range out {
 		out[i] = t.At(i)
@@ -83,7 +77,7 @@ func (t Tour) closed() bool {
 	if t.Len() < 2 {
 		return false
 	}
-	a, b := t.Start(), t.End()
+	a, b := t.At(0), t.At(t.Len()-1)
 	return Move{b.Row - a.Row, b.Col - a.Col}.isKnight()
 }
 
@@ -121,7 +115,7 @@ func (t Tour) String() string {
 }
 
 // TourError says why a sequence of squares is not a knight's tour. It
-// matches ErrInvalidTour under errors.Is.
+// is found with errors.As.
 type TourError struct {
 	Index  int    // position in the sequence where the check failed, or -1
 	Reason string // what is wrong there
@@ -130,13 +124,11 @@ type TourError struct {
 // Error says where the sequence stops being a tour and why.
 func (e *TourError) Error() string {
 	if e.Index < 0 {
-		return ErrInvalidTour.Error() + ": " + e.Reason
+		return "knightstour: not a knight's tour: " + e.Reason
 	}
-	return fmt.Sprintf("%v: move %d: %s", ErrInvalidTour, e.Index+1, e.Reason)
+	return fmt.Sprintf("knightstour: not a knight's tour: move %d: %s", e.Index+1, e.Reason)
 }
 
-// Is makes errors.Is(err, ErrInvalidTour) true for every *TourError.
-func (e *TourError) Is(target error) bool { return target == ErrInvalidTour }
 
 // validate checks that path is a knight's tour of an R x C board: it has
 // R*C squares, each on the board and visited once, and each step is a
@@ -152,7 +144,7 @@ func validate(rows, cols int, path []Coordinate) (closed bool, err error) {
 	}
 	seen := make([]bool, rows*cols)
 	for i, c := range path {
-		if !c.Contains(rows, cols) {
+		if !c.contains(rows, cols) {
 			return false, &TourError{i, fmt.Sprintf("%v is off the board", c)}
 		}
 		if seen[c.Row*cols+c.Col] {
@@ -173,16 +165,11 @@ func validate(rows, cols int, path []Coordinate) (closed bool, err error) {
 	return t.closed(), nil
 }
 
-// Check verifies that t visits every square of its board once by knight's
+// check verifies that t visits every square of its board once by knight's
 // jumps, with about one bit of memory a square, so it can check the tours
-// of boards too large for a list of coordinates (NewTour). A tour that is
-// not one gives a *TourError.
-func (t Tour) Check() error {
-	return t.check(make([]uint64, (t.rows*t.cols+63)/64))
-}
-
-// check is Check with seen, a bit a square, as scratch: a reader of many
-// tours gives every tour the same.
+// of boards too large for a list of coordinates. seen, a bit a square, is
+// scratch: a reader of many tours gives every tour the same. A tour that
+// is not one gives a *TourError.
 func (t Tour) check(seen []uint64) error {
 	n := t.rows * t.cols
 	if t.Len() != n || n == 0 {

@@ -72,10 +72,10 @@ func (tw *TourWriter) Write(t Tour) error {
 		return err
 	}
 	if t.rows != tw.rows || t.cols != tw.cols || t.Len() == 0 {
-		return fmt.Errorf("%w: a tour of %dx%d written to a %dx%d file", ErrInvalidTour, t.rows, t.cols, tw.rows, tw.cols)
+		return &TourError{-1, fmt.Sprintf("a tour of %dx%d written to a %dx%d file", t.rows, t.cols, tw.rows, tw.cols)}
 	}
 	if tw.closed && !t.closed() {
-		return fmt.Errorf("%w: an open tour written to a file of closed tours", ErrInvalidTour)
+		return &TourError{-1, "an open tour written to a file of closed tours"}
 	}
 	if err := tw.header(); err != nil {
 		return err
@@ -195,14 +195,14 @@ func NewTourReader(r io.Reader) (*TourReader, error) {
 	return tr, nil
 }
 
-// Rows gives the number of rows of the file's board.
-func (tr *TourReader) Rows() int { return tr.rows }
-
-// Cols gives the number of columns of the file's board.
-func (tr *TourReader) Cols() int { return tr.cols }
-
-// Kind is Closed if the file promises closed tours only, else Open.
-func (tr *TourReader) Kind() Kind { return kindOf(tr.closed) }
+// Header returns what the file's header says: the size of its board, and
+// Closed if it promises closed tours only, else Open.
+func (tr *TourReader) Header() (rows, cols int, kind Kind) {
+	if tr == nil {
+		return 0, 0, Open
+	}
+	return tr.rows, tr.cols, kindOf(tr.closed)
+}
 
 // readLine returns the next line without its newline (\n or \r\n), false
 // at the end of the file, or a *FileError for a line longer than limit
@@ -242,7 +242,7 @@ func (tr *TourReader) Tours() iter.Seq2[Tour, error] {
 		}
 		rows, cols, n := tr.rows, tr.cols, tr.rows*tr.cols
 		t := Tour{rows: rows, cols: cols}
-		if n <= MaxSquares {
+		if n <= maxSquares {
 			t.squares = make([]uint16, n)
 		} else {
 			t.wide = make([]uint32, n)

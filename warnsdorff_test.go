@@ -32,9 +32,9 @@ func TestWarnsdorff(t *testing.T) {
 					}
 				case err == nil:
 					found++
-					isClosed, verr := validate(rows, cols, tour.Coordinates())
-					if verr != nil || closed && !isClosed || tour.Start() != (Coordinate{0, 0}) {
-						t.Errorf("%s: %v, closed %v, start %v", name, verr, isClosed, tour.Start())
+					isClosed, verr := validate(rows, cols, tour.coordinates())
+					if verr != nil || closed && !isClosed || tour.At(0) != (Coordinate{0, 0}) {
+						t.Errorf("%s: %v, closed %v, start %v", name, verr, isClosed, tour.At(0))
 					}
 				case rows <= 10 && cols <= 10:
 					t.Errorf("%s: %v; a tour exists from the corner", name, err)
@@ -59,7 +59,7 @@ func TestWarnsdorffLarge(t *testing.T) {
 				t.Errorf("%dx%d closed=%v: %v", b[0], b[1], closed, err)
 				continue
 			}
-			if isClosed, err := validate(b[0], b[1], tour.Coordinates()); err != nil || closed && !isClosed {
+			if isClosed, err := validate(b[0], b[1], tour.coordinates()); err != nil || closed && !isClosed {
 				t.Errorf("%dx%d closed=%v: %v", b[0], b[1], closed, err)
 			}
 			t.Logf("%dx%d closed=%v: %d nodes, %d backtracks", b[0], b[1], closed, st.Nodes, st.Backtracks)
@@ -111,9 +111,9 @@ func TestFindTour(t *testing.T) {
 						t.Errorf("%s: %v, want ErrNoTour", name, err)
 					}
 				case err == nil:
-					isClosed, verr := validate(rows, cols, tour.Coordinates())
-					if verr != nil || closed && !isClosed || tour.Start() != start {
-						t.Errorf("%s (%s): %v, closed %v, start %v", name, method, verr, isClosed, tour.Start())
+					isClosed, verr := validate(rows, cols, tour.coordinates())
+					if verr != nil || closed && !isClosed || tour.At(0) != start {
+						t.Errorf("%s (%s): %v, closed %v, start %v", name, method, verr, isClosed, tour.At(0))
 					}
 					if closed && min(rows, cols) == 3 && max(rows, cols) == 30 && method != MethodConstruct {
 						t.Errorf("%s: found by %s; the searches used to give up here", name, method)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/big"
 	"time"
 
 	"github.com/euler1758/knightstour"
@@ -12,15 +13,15 @@ import (
 
 // censusResult is the JSON that 'census -json' prints.
 type censusResult struct {
-	Rows       int        `json:"rows"`
-	Cols       int        `json:"cols"`
-	Closed     bool       `json:"closed"`
-	PerSquare  [][]uint64 `json:"per_square"`
-	Directed   uint64     `json:"directed"`
-	Undirected uint64     `json:"undirected"`
-	Unique     *int       `json:"unique,omitempty"`
-	Nodes      uint64     `json:"nodes"`
-	ElapsedMS  float64    `json:"elapsed_ms"`
+	Rows       int          `json:"rows"`
+	Cols       int          `json:"cols"`
+	Closed     bool         `json:"closed"`
+	PerSquare  [][]*big.Int `json:"per_square"`
+	Directed   *big.Int     `json:"directed"`
+	Undirected *big.Int     `json:"undirected"`
+	Unique     *big.Int     `json:"unique,omitempty"`
+	Nodes      uint64       `json:"nodes"`
+	ElapsedMS  float64      `json:"elapsed_ms"`
 }
 
 // runCensus counts the tours from every square, and with -unique also the
@@ -47,11 +48,11 @@ func runCensus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageErrorIf(err, c)
 	}
 	res := censusResult{
-		Rows: rows, Cols: cols, Closed: census.Closed, Directed: census.Directed(), Undirected: census.Undirected(),
+		Rows: rows, Cols: cols, Closed: census.Kind == knightstour.Closed, Directed: census.Directed, Undirected: census.Undirected,
 		Nodes: census.Nodes, ElapsedMS: float64(census.Elapsed) / float64(time.Millisecond),
 	}
 	for r := range rows {
-		row := make([]uint64, cols)
+		row := make([]*big.Int, cols)
 		for k := range row {
 			row[k] = census.At(knightstour.Coordinate{Row: r, Col: k})
 		}
@@ -63,14 +64,14 @@ func runCensus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		res.Unique = &n
+		res.Unique = n
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(res)
 	}
 	fmt.Fprint(stdout, census)
 	if res.Unique != nil {
-		fmt.Fprintf(stdout, "%s up to symmetry\n", grouped(*res.Unique))
+		fmt.Fprintf(stdout, "%s up to symmetry\n", grouped(res.Unique))
 	}
 	fmt.Fprintf(stdout, "%s, %s ms\n", count(census.Nodes, "node", "nodes"), millis(census.Elapsed))
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -91,7 +92,7 @@ func newCountFlags(c *common) *countFlags {
 		memory:     fs.String("memory", "", "with -method dp, stop before the states take more than this, such as 8G (default: half the machine's memory)"),
 		spill:      fs.String("spill", "", "with -method dp, keep the states after each square in files in this directory (made if missing) instead of in memory, for boards whose states do not fit, such as 8x8"),
 		early:      fs.Bool("early-start", false, "with -method dp, add the start square where it lies rather than last (other states, the same count: a second computation to check a count by)"),
-		sweepName:  fs.String("sweep", "auto", `with -method dp, the order of each column's squares: "narrow" keeps about half the states of "rows", "narrow-down" as few as "narrow" but other ones, "auto" is narrow; a count made with one checks a count made with another`),
+		sweepName:  fs.String("sweep", "narrow", `with -method dp, the order of each column's squares: "narrow" keeps about half the states of "rows", "narrow-down" as few as "narrow" but other ones; a count made with one checks a count made with another`),
 		output:     fs.String("o", "", "write the -json result to FILE (whole or absent); if FILE already holds this count's result, check it and count nothing"),
 		cpt:        fs.String("checkpoint", "", "with -method dp, record progress in this file after every column, between the passes of a square made in passes, and on a stop (Ctrl-C), with the states beside it; run the same command again to resume"),
 	}
@@ -104,6 +105,8 @@ func newCountFlags(c *common) *countFlags {
 // those the solver takes into options.
 func (f *countFlags) options(c *common) ([]knightstour.SolverOption, error) {
 	method, limit := *f.method, *c.limit
+	sweepGiven := false
+	c.fs.Visit(func(fl *flag.Flag) { sweepGiven = sweepGiven || fl.Name == "sweep" })
 	switch {
 	case method != "auto" && method != "enum" && method != "dp":
 		return nil, fmt.Errorf("-method %q: want enum, dp or auto", method)
@@ -115,7 +118,7 @@ func (f *countFlags) options(c *common) ([]knightstour.SolverOption, error) {
 		return nil, fmt.Errorf("-all-lengths needs -method dp")
 	case method == "dp" && limit > 0:
 		return nil, fmt.Errorf("-method dp counts everything at once: -limit needs -method enum")
-	case (*f.spill != "" || *f.cpt != "" || *f.early || *f.sweepName != "auto") && method != "dp":
+	case (*f.spill != "" || *f.cpt != "" || *f.early || sweepGiven) && method != "dp":
 		return nil, fmt.Errorf("-spill, -checkpoint, -early-start and -sweep need -method dp")
 	case *f.spill != "" && *f.cpt != "":
 		return nil, fmt.Errorf("-spill and -checkpoint do not go together: a checkpoint keeps its states beside it")
@@ -131,8 +134,8 @@ func (f *countFlags) options(c *common) ([]knightstour.SolverOption, error) {
 		return nil, fmt.Errorf("-limit and -shard do not go together: a shard's first tours are not the search's")
 	}
 	var err error
-	if f.sweep, err = knightstour.ParseSweep(*f.sweepName); err != nil {
-		return nil, fmt.Errorf("-sweep %q: want auto, rows, narrow or narrow-down", *f.sweepName)
+	if f.sweep, err = parseSweep(*f.sweepName); err != nil {
+		return nil, err
 	}
 	if *f.memory != "" {
 		n, err := parseBytes(*f.memory)
@@ -157,7 +160,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if err != nil {
 		return err
 	}
-	rows, cols := s.Rows(), s.Cols()
+	rows, cols := s.rows, s.cols
 	res := countResult{
 		Kind: "tours", Rows: rows, Cols: cols, Start: s.start.String(), Order: fmt.Sprint(s.order), Closed: s.kind == knightstour.Closed,
 		Free: *f.free, Limit: *c.limit, Shard: f.shard.i, Shards: max(1, f.shard.n),
@@ -171,7 +174,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		return usageError{fmt.Errorf("-method auto enumerates %dx%d: -memory and -all-lengths need -method dp", rows, cols), c.hint()}
 	}
 	if res.Method == "dp" {
-		res.Sweep = f.sweep.Resolve().String()
+		res.Sweep = f.sweep.String()
 	}
 	var out *claim
 	if *f.output != "" {
@@ -203,7 +206,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	case *f.free:
 		census, cerr := knightstour.RunCensus(ctx, rows, cols, knightstour.WithWorkers(s.workers), knightstour.WithMoveOrder(s.order...))
 		if err = cerr; err == nil {
-			res.Count = new(big.Int).SetUint64(census.Directed())
+			res.Count = census.Directed
 			res.Nodes, res.Workers = census.Nodes, s.workers
 			res.ElapsedMS = float64(census.Elapsed) / float64(time.Millisecond)
 		}
@@ -213,7 +216,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		}
 		st, serr := s.Count(ctx)
 		if err = serr; err == nil {
-			res.Count, res.Nodes, res.Tasks, res.AllTasks, res.Workers = new(big.Int).SetUint64(st.Tours), st.Nodes, st.Tasks, st.AllTasks, st.Workers
+			res.Count, res.Nodes, res.Tasks, res.AllTasks, res.Workers = st.Tours, st.Nodes, st.Tasks, st.AllTasks, st.Workers
 			res.ElapsedMS = float64(st.Elapsed) / float64(time.Millisecond)
 		}
 	}
@@ -234,7 +237,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 // countDP counts by frontier dynamic programming into res, first saying
 // on stderr what a long count is expected to cost.
 func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress *progressLine, stderr io.Writer, res *countResult) error {
-	rows, cols := s.Rows(), s.Cols()
+	rows, cols := s.rows, s.cols
 	opts := []knightstour.CountDPOption{knightstour.WithWorkers(s.workers)}
 	kind := "from a square"
 	switch {
@@ -266,9 +269,7 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 	if *f.early {
 		opts = append(opts, knightstour.WithEarlyStart())
 	}
-	if f.sweep != knightstour.SweepAuto {
-		opts = append(opts, knightstour.WithSweep(f.sweep))
-	}
+	opts = append(opts, knightstour.WithSweep(f.sweep))
 	if !c.quiet {
 		limit := f.memLimit
 		if limit == 0 {
@@ -308,7 +309,7 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 
 // printCount writes a count for people.
 func printCount(stdout io.Writer, s *search, free bool, shard shardFlag, res *countResult) {
-	rows, cols := s.Rows(), s.Cols()
+	rows, cols := s.rows, s.cols
 	kind, from := "", " from "+describe(s.start, rows, cols)
 	switch {
 	case s.kind == knightstour.Closed:
@@ -385,14 +386,15 @@ func (want *countResult) doneIn(file *claim, allLengths bool) (bool, error) {
 // enumeration wins up to 36 squares (6x6 from the corner: 0.17 s against
 // 0.35 s; with free ends 0.41 s against 0.78 s; closed 16 ms against 61 ms)
 // and the frontier count beyond (5x8 from the corner: 0.09 s against
-// 0.85 s; 6x7 closed 0.27 s against 0.59 s). Boards wider than the
-// frontier allows, and -limit, enumerate.
+// 0.85 s; 6x7 closed 0.27 s against 0.59 s). -limit enumerates. A board
+// wider than the frontier allows on both sides has far too many tours to
+// enumerate, so it goes to the frontier count too, which says so.
 func chooseMethod(method string, rows, cols int, partial bool) string {
 	if method != "auto" {
 		return method
 	}
 	switch n := rows * cols; {
-	case partial || min(rows, cols) > knightstour.MaxFrontierWidth:
+	case partial:
 		return "enum"
 	case n > 36:
 		return "dp"
@@ -430,4 +432,16 @@ func parseBytes(s string) (int64, error) {
 func fileExists(name string) bool {
 	_, err := os.Stat(name)
 	return err == nil
+}
+
+// parseSweep reads -sweep: one of the sweeps a count can take, by the name
+// its String gives. The CLI names each sweep it counts with, so it leaves
+// out SweepAuto, the library's own choice.
+func parseSweep(name string) (knightstour.Sweep, error) {
+	for _, s := range []knightstour.Sweep{knightstour.SweepRows, knightstour.SweepNarrow, knightstour.SweepNarrowDown} {
+		if s.String() == name {
+			return s, nil
+		}
+	}
+	return 0, fmt.Errorf("-sweep %q: want rows, narrow or narrow-down", name)
 }

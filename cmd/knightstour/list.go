@@ -43,7 +43,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var write func(knightstour.Tour) error
 	var flush, end func() error
 	if *outFile != "" || *compact {
-		tw := knightstour.NewTourWriter(out, s.Rows(), s.Cols(), s.kind)
+		tw := knightstour.NewTourWriter(out, s.rows, s.cols, s.kind)
 		write, flush, end = tw.Write, tw.Flush, tw.Close
 	} else {
 		w := bufio.NewWriterSize(out, 1<<16)
@@ -86,13 +86,11 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // start) make of a tour already yielded. At most limit, if not 0.
 func shapes(ctx context.Context, s *search, limit int) iter.Seq2[knightstour.Tour, error] {
 	return func(yield func(knightstour.Tour, error) bool) {
-		canonical, starts := knightstour.CanonicalPath, []knightstour.Coordinate{s.start}
-		if s.kind == knightstour.Closed {
-			canonical = knightstour.Canonical
-		} else {
+		starts := []knightstour.Coordinate{s.start}
+		if s.kind != knightstour.Closed {
 			starts = starts[:0]
-			for r := range s.Rows() {
-				for k := range s.Cols() {
+			for r := range s.rows {
+				for k := range s.cols {
 					starts = append(starts, knightstour.Coordinate{Row: r, Col: k})
 				}
 			}
@@ -103,7 +101,7 @@ func shapes(ctx context.Context, s *search, limit int) iter.Seq2[knightstour.Tou
 			if s.kind == knightstour.Closed {
 				opts = append(opts, knightstour.WithClosed())
 			}
-			from, err := knightstour.NewSolver(s.Rows(), s.Cols(), opts...)
+			from, err := knightstour.NewSolver(s.rows, s.cols, opts...)
 			if err != nil {
 				yield(knightstour.Tour{}, err)
 				return
@@ -113,7 +111,7 @@ func shapes(ctx context.Context, s *search, limit int) iter.Seq2[knightstour.Tou
 					yield(knightstour.Tour{}, err)
 					return
 				}
-				key := canonical(t).String()
+				key := knightstour.Canonical(t, s.kind).String()
 				if seen[key] {
 					continue
 				}

@@ -138,7 +138,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 
 // message is err's text without the library's "knightstour: " prefixes,
 // which would repeat the one the command prints, also where an error wraps
-// another ("-start: knightstour: square off the board").
+// another ("-start: knightstour: not a square of the board").
 func message(err error) string {
 	return strings.ReplaceAll(err.Error(), "knightstour: ", "")
 }

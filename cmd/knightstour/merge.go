@@ -258,20 +258,20 @@ func mergeDP(out *countResult, counts []*countResult) error {
 func mergeEnum(out *countResult, counts []*countResult, job string) error {
 	parts := make([]knightstour.Stats, len(counts))
 	for i, c := range counts {
-		if !c.Count.IsUint64() || c.Count.Cmp(new(big.Int).Lsh(new(big.Int).SetUint64(c.Nodes), 1)) > 0 {
+		if c.Count.Cmp(new(big.Int).Lsh(new(big.Int).SetUint64(c.Nodes), 1)) > 0 {
 			// Every tour ends a path of the search tree at a node of its
 			// own; a closed tour read backwards is counted with it, so a
 			// count is at most twice the nodes.
 			return fmt.Errorf("shard %d/%d: %v tours from %d nodes of the search", c.Shard, c.Shards, c.Count, c.Nodes)
 		}
-		parts[i] = knightstour.Stats{Job: job, Tours: c.Count.Uint64(), Nodes: c.Nodes, Tasks: c.Tasks, AllTasks: c.AllTasks,
+		parts[i] = knightstour.Stats{Job: job, Tours: c.Count, Nodes: c.Nodes, Tasks: c.Tasks, AllTasks: c.AllTasks,
 			Shard: c.Shard, Shards: c.Shards, Workers: c.Workers, Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond))}
 	}
 	whole, err := knightstour.MergeStats(parts...)
 	if err != nil {
 		return err
 	}
-	out.Count, out.Nodes, out.Tasks = new(big.Int).SetUint64(whole.Tours), whole.Nodes, whole.Tasks
+	out.Count, out.Nodes, out.Tasks = whole.Tours, whole.Nodes, whole.Tasks
 	out.Shard, out.Shards, out.Workers, out.ElapsedMS = 0, 1, 0, 0
 	for _, c := range counts {
 		out.Workers += c.Workers

@@ -64,6 +64,8 @@ func (c *common) withLimit() *common {
 // one of them, so that what the command reports is what it searched).
 type search struct {
 	*knightstour.Solver
+	rows    int
+	cols    int
 	start   knightstour.Coordinate
 	order   []knightstour.Move
 	workers int
@@ -78,15 +80,15 @@ func (c *common) setup(args []string, defaultBoard string, stderr io.Writer, mor
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &search{start: knightstour.Coordinate{Row: rows - 1, Col: 0}, order: knightstour.SeedOrder(), workers: runtime.GOMAXPROCS(0), kind: c.kind()}
+	s := &search{rows: rows, cols: cols, start: knightstour.Coordinate{Row: rows - 1, Col: 0}, order: knightstour.SeedOrder(), workers: runtime.GOMAXPROCS(0), kind: c.kind()}
 	if ch.start != nil {
 		s.start = *ch.start
 	}
 	if ch.order != nil {
 		s.order = ch.order
 	}
-	if ch.workers != 0 {
-		s.workers = ch.workers
+	if ch.workers != nil {
+		s.workers = *ch.workers
 	}
 	opts := []knightstour.SolverOption{knightstour.WithStart(s.start), knightstour.WithMoveOrder(s.order...), knightstour.WithWorkers(s.workers)}
 	if s.kind == knightstour.Closed {
@@ -162,10 +164,7 @@ func (c *common) parse(args []string, defaultBoard string) (rows, cols int, ch c
 	if err != nil {
 		return 0, 0, ch, usageError{err, c.hint()}
 	}
-	if c.workers < 1 || c.workers > knightstour.MaxWorkers {
-		return 0, 0, ch, usageError{fmt.Errorf("-workers %d: want 1 to %d", c.workers, knightstour.MaxWorkers), c.hint()}
-	}
-	order, err := knightstour.ParseOrder(c.order)
+	order, err := parseOrder(c.order)
 	if err != nil {
 		return 0, 0, ch, usageError{err, c.hint()}
 	}
@@ -177,7 +176,7 @@ func (c *common) parse(args []string, defaultBoard string) (rows, cols int, ch c
 		case "order":
 			ch.order = order
 		case "workers":
-			ch.workers = c.workers
+			ch.workers = &c.workers
 		}
 	})
 	ch.closed = c.closed
@@ -196,7 +195,7 @@ func (c *common) parse(args []string, defaultBoard string) (rows, cols int, ch c
 type chosen struct {
 	start   *knightstour.Coordinate // -start, if given
 	order   []knightstour.Move      // -order, if given
-	workers int                     // -workers, if given
+	workers *int                    // -workers, if given
 	closed  bool
 }
 
@@ -217,8 +216,8 @@ func optionsFor[O any](ch chosen, call string) ([]O, error) {
 	if ch.order != nil {
 		err = add("-order", knightstour.WithMoveOrder(ch.order...))
 	}
-	if ch.workers != 0 && err == nil {
-		err = add("-workers", knightstour.WithWorkers(ch.workers))
+	if ch.workers != nil && err == nil {
+		err = add("-workers", knightstour.WithWorkers(*ch.workers))
 	}
 	if ch.closed && err == nil {
 		err = add("-closed", knightstour.WithClosed())

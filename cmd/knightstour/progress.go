@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/euler1758/knightstour"
+	"github.com/euler1758/knightstour/internal/progress"
 )
 
 // progressLine shows how far a search has got on stderr, once it has run
@@ -71,7 +72,10 @@ func newProgressLine(w io.Writer) *progressLine {
 }
 
 func (p *progressLine) show(pr knightstour.Progress) {
-	p.report(pr.Fraction(), pr.TasksDone, pr.Tasks, fmt.Sprintf("%s, %.0f M nodes", count(pr.Tours, "tour", "tours"), float64(pr.Nodes)/1e6), pr.Elapsed, pr.ETA())
+	// The tasks go out in a shuffled order, so the share of them done is
+	// an unbiased estimate of the share of the work done.
+	done := progress.Fraction(pr.TasksDone, pr.Tasks)
+	p.report(done, pr.TasksDone, pr.Tasks, fmt.Sprintf("%s, %.0f M nodes", count(pr.Tours, "tour", "tours"), float64(pr.Nodes)/1e6), pr.Elapsed, progress.ETA(pr.Elapsed, done))
 }
 
 // showSteps shows the progress of a frontier count: squares added, the

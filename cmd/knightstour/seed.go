@@ -16,7 +16,7 @@ func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	rows, cols := s.Rows(), s.Cols()
+	rows, cols := s.rows, s.cols
 	fmt.Fprintf(stdout, "Board %dx%d, start %s, %d workers\n", rows, cols, describe(s.start, rows, cols), s.workers)
 	var first *knightstour.Tours
 	for _, step := range []struct {

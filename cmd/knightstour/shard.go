@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/euler1758/knightstour"
 	"strconv"
 	"strings"
 )
@@ -24,9 +23,6 @@ func (s *shardFlag) Set(v string) error {
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
 		return fmt.Errorf("want i/n with 0 <= i < n, for example 0/4")
-	}
-	if n > knightstour.MaxShards {
-		return fmt.Errorf("%d shards: at most %d", n, knightstour.MaxShards)
 	}
 	s.i, s.n = i, n
 	return nil

@@ -26,9 +26,6 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	default:
 		return usageError{fmt.Errorf("-method %q: want auto, construct, warnsdorff or search", *method), c.hint()}
 	}
-	if *method == "auto" && rows*cols > knightstour.MaxSquares {
-		*method = "construct"
-	}
 	if *svgFile != "" && rows*cols > maxDrawn {
 		return usageError{fmt.Errorf("-svg: %dx%d is too large to draw (more than %d squares)", rows, cols, maxDrawn), c.hint()}
 	}
@@ -56,7 +53,7 @@ func runTour(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprint(stdout, tour.Board())
 	}
 	kind := tour.Kind()
-	fmt.Fprintf(stdout, "%v tour of %dx%d from %v to %v: %s, %s ms (%.1f ns a square)\n", kind, rows, cols, tour.Start(), tour.End(), summary, millis(elapsed), float64(elapsed.Nanoseconds())/float64(rows*cols))
+	fmt.Fprintf(stdout, "%v tour of %dx%d from %v to %v: %s, %s ms (%.1f ns a square)\n", kind, rows, cols, tour.At(0), tour.At(tour.Len()-1), summary, millis(elapsed), float64(elapsed.Nanoseconds())/float64(rows*cols))
 	if *outFile != "" {
 		if err := writeTour(outs[outFile], tour); err != nil {
 			return err

@@ -69,6 +69,7 @@ the number of valid tours; exit status 1 names the first bad line.
 			closed++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: %s of %dx%d, %s of them closed\n", fs.Arg(0), count(n, "valid tour", "valid tours"), tr.Rows(), tr.Cols(), grouped(closed))
+	rows, cols, _ := tr.Header()
+	fmt.Fprintf(stdout, "%s: %s of %dx%d, %s of them closed\n", fs.Arg(0), count(n, "valid tour", "valid tours"), rows, cols, grouped(closed))
 	return nil
 }
