@@ -17,17 +17,6 @@ const MaxWidth = 8
 // room to spare.
 const maxSquares = 1 << 24
 
-// Slot codes of a frontier square in a counting state. A square's degree
-// counts its path edges plus, for open tours, its edges to an imaginary
-// square z that is joined to both ends of the path, so that an open tour is
-// a cycle through z, and a closed tour a cycle without it.
-const (
-	slotFree  = 0 // no edge yet: the square needs two more
-	slotDone  = 1 // two edges, or no longer on the frontier: it takes no more
-	slotToZ   = 2 // one edge; the other end of its piece of path is z
-	slotLabel = 3 // one edge; codes from here on pair the two ends of a piece
-)
-
 // Sweep is the order in which a count adds the squares of each column.
 type Sweep int
 
@@ -103,7 +92,7 @@ type shift struct {
 	next [MaxSlots + 1]int8
 	// drop is the positions that leave (squares that retire, and empty
 	// positions), and pad the empty positions the window after v starts
-	// with: compact uses them.
+	// with: shiftMask and shiftWindow take them out and put them in.
 	drop uint32
 	pad  uint8
 }

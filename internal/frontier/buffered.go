@@ -207,35 +207,6 @@ func (s *stepper) bufferedShare(shard bool) (float64, error) {
 	return min(1, room/(need*r.planScale.factor())), nil
 }
 
-// binMargin is the room a buffered pass plans beyond its bins' entries:
-// the bins the workers are filling, the merge buffers, and classes whose
-// states make more new ones than the sample's.
-const binMargin = 1.15
-
-// binBytes returns the memory a buffered pass plans for each new state
-// its bins keep: a key and k limbs, and the margin.
-func binBytes(k int) float64 { return float64((k+1)*8) * binMargin }
-
-// binRoom returns the memory a buffered pass's bins may take: what the
-// limit leaves, less the room for the merge buffers, counting the pool's
-// bins as free (those of a step or pass before, for this one's).
-func (s *stepper) binRoom() float64 {
-	r := s.r
-	room := float64(r.mem.limit - r.mem.held() - r.mergeRoom())
-	if r.pool != nil {
-		room += float64(r.pool.held())
-	}
-	return room
-}
-
-// mergeRoom is the memory a buffered step's bins leave below the limit
-// for its merge buffers, which are counted even past it (merger.grow):
-// twice the most they have taken so far in the count, as they grow with
-// the layers and by doubling. Without it the bins filled the limit and
-// the merge buffers went past it: 8x9 from the corner at -memory 17G held
-// 19.7 GB of counted memory, 6x6 in passes at 4 MiB 4.8 MiB.
-func (r *counter) mergeRoom() int64 { return 2 * r.mergeHigh }
-
 // releasePool returns the bins of the buffered steps, which the pool
 // keeps from step to step while the steps are buffered: fresh memory
 // costs a fault on every page.

@@ -39,22 +39,6 @@ const compactStates = 1 << 26
 // pack it to stay for the next (encoder, stepper.scratch).
 const keepStates = 1 << 16
 
-// compactLayer reports whether the layer after a step expected to hold
-// est states goes to disk compact: where it is large (compactStates) and
-// three layers of raw entries (the one expanded, the one made, and one a
-// checkpoint keeps) would take more than half the disk's free space, or
-// where the free space is unknown.
-func (r *counter) compactLayer(est int) bool {
-	if r.cfg.compact {
-		return true
-	}
-	if est < compactStates {
-		return false
-	}
-	free, ok := r.disk.free(r.disk.prefix)
-	return !ok || int64(est)*int64(r.k+1)*8*3 > free/2
-}
-
 // unhashKey inverts hashKey.
 func unhashKey(h uint64) uint64 {
 	h ^= h>>31 ^ h>>62

@@ -8,142 +8,11 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/euler1758/knightstour/internal/filelock"
 	"github.com/euler1758/knightstour/internal/progress"
 )
-
-// Mode says which tours a count is for.
-type Mode int
-
-const (
-	// FromStart counts the open tours from one start square.
-	FromStart Mode = iota
-	// FreeEnds counts the open tours from every square: each once from
-	// each end.
-	FreeEnds
-	// Closed counts closed tours, each once from one square in each
-	// direction.
-	Closed
-)
-
-// String names the mode as a user would.
-func (m Mode) String() string {
-	switch m {
-	case FromStart:
-		return "from a start"
-	case FreeEnds:
-		return "free ends"
-	case Closed:
-		return "closed"
-	}
-	return fmt.Sprintf("Mode(%d)", int(m))
-}
-
-// Config says what to count and with what.
-type Config struct {
-	Rows, Cols int
-	Mode       Mode
-	// StartRow and StartCol are the start square in FromStart mode.
-	StartRow, StartCol int
-	// Workers is how many goroutines share each step; at least 1.
-	Workers int
-	// MemoryLimit bounds the bytes of states and demand tables; past it
-	// the count stops with ErrMemoryLimit. It must be positive.
-	MemoryLimit int64
-	// AllLengths counts every board cut to 1, 2, ... columns along the
-	// longer side in the same pass, and so keeps every state.
-	AllLengths bool
-	// Progress, when not nil, is called about every Every from another
-	// goroutine, and once at the end.
-	Progress func(Progress)
-	Every    time.Duration
-	// Base11 packs states as boards 8 wide swept row by row do (in base
-	// 11, worked on as bytes), AllDemands keeps the
-	// states whose demands cannot be met, and Lean takes the lean step
-	// whatever the memory: for tests that check that none of them changes
-	// a count.
-	Base11, AllDemands, Lean bool
-	// Sweep is the order in which the count adds each column's squares:
-	// SweepNarrow keeps fewer states. The count is the same.
-	Sweep Sweep
-	// EarlyStart adds the start square where it lies in the order of
-	// squares, not at the latest of its images under the board's
-	// symmetries: a count with other states, to check a count by.
-	EarlyStart bool
-	// SpillDir, when not empty, is a directory for the layers: each
-	// layer goes to a file as it is made, and the memory limit is left
-	// to the tables of the layer being made.
-	SpillDir string
-	// Checkpoint, when not empty, is a file to record the count's progress
-	// in (checkpoint.go); the layers then go to disk beside it, whatever
-	// SpillDir says. A count that finds a checkpoint of itself there
-	// resumes from it.
-	Checkpoint string
-	// Shard and Shards make the count follow only shard Shard of Shards
-	// of the states, from the first step that has shardStates*Shards of
-	// them: the counts of all the shards add up to the whole count.
-	Shard, Shards int
-
-	// afterStep, when not nil, is called after each square v is added,
-	// with the states after it, on the count's goroutine: for tests that
-	// stop a count at a given square.
-	afterStep func(v, states int)
-	// afterPass, when not nil, is called after each pass of a lean step
-	// (passes counts them from 1), on a goroutine of the count: for tests
-	// that stop a count between passes.
-	afterPass func(v, passes int)
-	// onSkip, when not nil, is called for each piece of a layer that a
-	// pass does not read, its groups holding none of the pass's classes
-	// (classParts), on a worker: for tests that check passes skip.
-	onSkip func()
-	// onNarrow, when not nil, is called each time a pass narrowed, with
-	// the groups it made and those it gave up (see narrowing), on the
-	// count's goroutine: for tests that check passes narrow.
-	onNarrow func(p pass, hi int)
-	// freeBytes, when not nil, stands for the file system's free space
-	// (space_linux.go), asked at every write: for tests of a disk too
-	// small for the layers.
-	freeBytes func(prefix string) (int64, bool)
-	// passPart, for tests, when above 0, makes every lean step with its
-	// layer on disk in passes of at most this part of the next layer.
-	passPart float64
-	// compact, for tests, keeps every layer on disk compact, however small.
-	compact bool
-}
-
-// shardStates is how many states each shard should have at the step
-// where the shards part: enough that they share the work about evenly.
-const shardStates = 1 << 10
-
-// Progress says how far a count has got.
-type Progress struct {
-	Squares int // squares added so far
-	Of      int // squares on the board
-	States  int // states after the last square added
-	// Pass and Passes say which pass of the step under way is running and
-	// how many it plans (more than one when the tables of the next layer
-	// do not fit in memory at once); Expanded is the share of the layer
-	// the pass has expanded, from 0 to 1.
-	Pass, Passes int
-	Expanded     float64
-	// Demands is, before the first square, the share of the work of
-	// finding which demands can still end in a tour (the demand filters,
-	// two passes over the squares), from 0 to 1; it is 0 once they are
-	// found. On 8 rows this takes a minute or two.
-	Demands float64
-	// Checked is, while a count resumed from a checkpoint reads back the
-	// files of states it names to check them, the share of their bytes
-	// read, from 0 to 1; it is 0 once they are checked (and in a count
-	// that did not resume), for the files of 8 rows take minutes to read.
-	Checked float64
-	// Resumes is the squares done in the checkpoint the count resumes
-	// from, known from the first report on; 0 for a count started afresh.
-	Resumes int
-	Elapsed time.Duration
-}
 
 // Result is what a count found.
 type Result struct {
@@ -225,25 +94,6 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	r.finish(res, undirected)
 	return res, nil
-}
-
-// check refuses a Config no count can be made of.
-func (cfg *Config) check() error {
-	switch {
-	case cfg.Rows < 1 || cfg.Cols < 1:
-		return fmt.Errorf("frontier: a %dx%d board", cfg.Rows, cfg.Cols)
-	case cfg.Workers < 1 || cfg.MemoryLimit < 1:
-		return fmt.Errorf("frontier: %d workers, %d bytes of memory", cfg.Workers, cfg.MemoryLimit)
-	case cfg.Progress != nil && cfg.Every <= 0:
-		return fmt.Errorf("frontier: progress every %v", cfg.Every)
-	case cfg.Shards < 0 || cfg.Shards > 0 && (cfg.Shard < 0 || cfg.Shard >= cfg.Shards):
-		return fmt.Errorf("frontier: shard %d of %d", cfg.Shard, cfg.Shards)
-	case cfg.Mode == FromStart && (cfg.StartRow < 0 || cfg.StartRow >= cfg.Rows || cfg.StartCol < 0 || cfg.StartCol >= cfg.Cols):
-		return fmt.Errorf("frontier: start {%d,%d} off a %dx%d board", cfg.StartRow, cfg.StartCol, cfg.Rows, cfg.Cols)
-	case cfg.Sweep < SweepRows || cfg.Sweep > SweepNarrowDown:
-		return fmt.Errorf("frontier: %v", cfg.Sweep)
-	}
-	return nil
 }
 
 // lockFiles takes the locks of the count's checkpoint and spill
@@ -400,59 +250,6 @@ func (r *counter) checkpointGap() time.Duration {
 	return min(max(checkpointCost*r.saving, minCheckpointGap), maxCheckpointGap)
 }
 
-// counter is one count: the board's layout, the mode, and the tables.
-type counter struct {
-	resumeFrom  int       // squares done in the checkpoint the count resumes from, if any
-	early       *manifest // the checkpoint's manifest as count read it, for the first loadCheckpoint
-	f           *board
-	mode        Mode
-	start       int // index of the start square in the board's order, or -1
-	startColour int
-	cfg         Config
-	mem         *memory
-	arena       *arena   // the layers' groups, for one attempt
-	pool        *binPool // the buffered steps' bins, while the steps are buffered
-	// mergeHigh is the most memory the merge buffers of a buffered step
-	// have taken in this count (see mergeRoom).
-	mergeHigh int64
-	// planScale is how much more memory than its sample said the passes
-	// of a buffered step are planned for: the passes of one square that
-	// pass the limit tell of the next square's (see stepper.run).
-	planScale scale
-	k         int // limbs per count
-	// vb, when not nil, holds the demands that can still be finished: the
-	// counting states with other demands are dropped.
-	vb *viability
-
-	states       []int
-	peak         int
-	shardAt      int          // the step where the shards parted, or -1
-	followed     int          // the states this shard followed there
-	spill        bool         // layers go to disk
-	disk         *diskGuard   // with spill: keeps the disk from filling
-	resumed      int          // squares done in the checkpoint resumed from
-	passes       int          // the most passes a step took
-	narrowed     int          // the passes that narrowed
-	checkpointed []*layerFile // the files of the last checkpoint
-	// part is the passes done of the step under way, as the last
-	// checkpoint has them, or as the checkpoint resumed from had them.
-	part     *stepPart
-	saved    time.Time     // when the last checkpoint was written
-	saving   time.Duration // how long it took
-	byLength [][]uint64    // AllLengths: the tours of each shorter board
-	done     atomic.Int64  // steps done, for progress
-	last     atomic.Int64  // states after the last step, for progress
-	// For progress within a step: the pass under way, the passes
-	// planned, and the pieces of the layer expanded in this pass of all.
-	pass, passesPlanned, expanded, pieces atomic.Int64
-	// For progress while resuming: the bytes of the checkpoint's layer
-	// files checked so far and of all.
-	checked, toCheck atomic.Int64
-	// demanded is, for progress, the squares the demand passes are done
-	// with, counting each pass.
-	demanded atomic.Int64
-}
-
 func (r *counter) snapshot(begin time.Time) Progress {
 	p := Progress{Squares: int(r.done.Load()), Of: r.f.n, States: int(r.last.Load()), Elapsed: time.Since(begin), Resumes: r.resumeFrom,
 		Pass: int(r.pass.Load()), Passes: int(r.passesPlanned.Load())}
@@ -466,12 +263,6 @@ func (r *counter) snapshot(begin time.Time) Progress {
 		p.Checked = float64(c) / float64(n)
 	}
 	return p
-}
-
-// firstZ returns the z-state before any square: the edges z can give, of
-// which the start holds one already.
-func (r *counter) firstZ() int {
-	return [...]int{FromStart: 1, FreeEnds: 2, Closed: 0}[r.mode]
 }
 
 // run adds every square in turn and returns the number of paths or
@@ -610,11 +401,6 @@ func (r *counter) resume(cur *layer, total []uint64) (*layer, int, error) {
 		return cur, v0, nil
 	}
 	return cur, 0, nil
-}
-
-func (r *counter) memoryError(v, size int) error {
-	return fmt.Errorf("%w: more than %d bytes of states at square %d of %d (%d states before it); raise the memory limit (-memory, WithMemoryLimit) or use a machine with more memory",
-		ErrMemoryLimit, r.mem.limit, v+1, r.f.n, size)
 }
 
 // bigGarbage is the size of the demand filters from which the demand

@@ -8,72 +8,6 @@ import (
 	"github.com/euler1758/knightstour/internal/pool"
 )
 
-// A demand is the degree-only view of a counting state: for each window
-// square, how many more edges it needs (0, 1 or 2), and the z-state,
-// packed as the squares needing one (bits 0..16), the squares needing two
-// (bits 17..33) and z (from bit 34). It forgets which ends are joined, so
-// many counting states share one demand.
-//
-// Most counting states are dead ends: near the far end of the board only a
-// few percent of them can still become a tour (on 6x6 from the corner,
-// 96 thousand of the 1.7 million at the widest step). Whether the squares
-// left can meet the demands is a far smaller question, with far fewer
-// states, and a counting state whose demand cannot be met is dead. So
-// CountDP first finds, by a forward and a backward pass over demands, the
-// demands from which the rest of the board can be finished, and keeps only
-// the counting states with such a demand: about an eighth of them at the
-// widest step on 6x6.
-const (
-	demandTwoShift = 17
-	demandZShift   = 34
-	demandMask     = 1<<demandTwoShift - 1
-)
-
-func packDemand(one, two uint32, z int) uint64 {
-	return uint64(one) | uint64(two)<<demandTwoShift | uint64(z)<<demandZShift
-}
-
-// unpackDemand inverts packDemand.
-func unpackDemand(d uint64) (one, two uint32, z int) {
-	return uint32(d & demandMask), uint32(d >> demandTwoShift & demandMask), int(d >> demandZShift)
-}
-
-// viability holds, for each square v, the demands after adding v from
-// which the board can still be finished, ignoring how the pieces of path
-// join.
-type viability struct {
-	after []*filter
-}
-
-// free returns the memory of the filters mapped from the kernel.
-func (vb *viability) free() {
-	if vb == nil {
-		return
-	}
-	for i, fl := range vb.after {
-		if fl != nil && fl.mapped {
-			_ = freeWords(fl.words) // refused, the pages stay mapped: nothing to undo
-		}
-		vb.after[i] = nil
-	}
-}
-
-// bytes is the memory the filters take; 0 for nil.
-func (vb *viability) bytes() int64 {
-	if vb == nil {
-		return 0
-	}
-	var n int64
-	for _, fl := range vb.after {
-		n += int64(len(fl.words)) * 8
-	}
-	return n
-}
-
-// viable reports whether the demand d after square v can be finished; now
-// and then it says yes to one that cannot (see filter).
-func (vb *viability) viable(v int, d uint64) bool { return vb.after[v].has(d) }
-
 // demandChoices is the most demands one step makes from one: square v
 // takes no edge, one of four, or two of four.
 const demandChoices = 11
@@ -126,39 +60,6 @@ func (r *counter) demandStep(v int, d uint64, notEnd *[4]uint32, out *[demandCho
 		}
 	}
 	return n
-}
-
-// takeEdge takes one from the demands of the two ends of an edge, the
-// bits of m.
-func takeEdge(one, two, m uint32) (uint32, uint32) {
-	// A square needing two now needs one; one needing one, none.
-	return one ^ m, two &^ m
-}
-
-// settle applies the checks of the counting step's finish to the demands
-// of positions 0..slots after square v took its edges, and retires the
-// squares with no later neighbour, each taking an edge from z. It returns
-// the demand after v, or 0 after the last square, and false where no tour
-// can follow.
-func (r *counter) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint64, bool) {
-	st := &r.f.shifts[v]
-	if two&st.retire != 0 || bits.OnesCount32(two&st.thin) > zLeft[z] || two&st.thin&notEnd[z] != 0 {
-		return 0, false
-	}
-	for m := one & st.retire; m != 0; m &= m - 1 {
-		p := bits.TrailingZeros32(m)
-		if zLeft[z] == 0 || notEnd[z]>>p&1 != 0 {
-			return 0, false
-		}
-		z = r.zAfter(z, st.black>>p&1)
-	}
-	if bits.OnesCount32(two&st.thin) > zLeft[z] {
-		return 0, false
-	}
-	if v == r.f.n-1 {
-		return 0, zLeft[z] == 0
-	}
-	return packDemand(st.shiftMask(one&^st.retire), st.shiftMask(two), z), true
 }
 
 // endsBoard reports whether a tour can end with demand d, as it does when
@@ -305,34 +206,6 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 	return vb, nil
 }
 
-// A demandList is the demands after one square, kept to the end of the
-// backward pass: tens of millions of them a square on 8 rows.
-type demandList struct {
-	ds     []uint64
-	mapped bool // from allocWords, as a large filter is (see filter.mapped)
-}
-
-// keepDemands returns a copy of ds at its size, from the kernel when it
-// is large: on the Go heap, the collector would let as much garbage grow
-// beside the lists before it ran, memory no limit sees.
-func keepDemands(ds []uint64) demandList {
-	if len(ds) >= mappedFilterWords {
-		if w, err := allocWords(len(ds)); err == nil {
-			copy(w, ds)
-			return demandList{ds: w, mapped: true}
-		}
-	}
-	return demandList{ds: append([]uint64(nil), ds...)}
-}
-
-// free gives back the list's memory; it may be called again.
-func (l *demandList) free() {
-	if l.mapped {
-		_ = freeWords(l.ds) // refused, the pages stay mapped: nothing to undo
-	}
-	*l = demandList{}
-}
-
 // chunkBufs holds a buffer for each chunk of a pass over the demands of a
 // square (inChunks), kept from one square to the next, so that the passes
 // do not leave their buffers' worth of garbage at every square.
@@ -370,70 +243,6 @@ func inChunks(ctx context.Context, n, workers int, fn func(c, lo, hi int)) error
 	})
 }
 
-// filter is a set of keys that answers has with no false negatives and
-// about 1% false positives (a Bloom filter of two bits a key, both in one
-// 64-bit word, 32 bits a key): a fraction of the memory of a hash table.
-// A false positive only keeps a state that a later step drops.
-//
-// The counting step asks about the up to eleven demands one state can
-// make, which differ only in the squares the step joins and in z: the
-// filter places a key's word in a line of eight words (a cache line) chosen by
-// the key without those bits, so that the eleven questions wait for memory
-// once, not eleven times.
-type filter struct {
-	words []uint64
-	shift uint   // 64 - log2(lines); 64 for one line
-	vary  uint64 // the bits that do not choose the line
-	// mapped says that words come from the kernel (allocWords), not the
-	// Go heap: large filters, a gigabyte on 8x9, would let the collector
-	// leave as much garbage beside them before it runs, memory the
-	// count's limit does not see (8x9 at -memory 18G held 21 GB).
-	mapped bool
-}
-
-// mappedFilterWords is the size from which a filter or a list of demands
-// is mapped from the kernel.
-const mappedFilterWords = 1 << 17
-
-// lineWords is the words of a line of a filter: a cache line.
-const lineWords = 8
-
-func newFilter(keys []uint64, vary uint64) *filter {
-	size := lineWords
-	for size*64 < 32*len(keys) {
-		size *= 2
-	}
-	fl := &filter{shift: uint(64 - bits.TrailingZeros(uint(size/lineWords))), vary: vary}
-	if size >= mappedFilterWords {
-		if w, err := allocWords(size); err == nil {
-			fl.words, fl.mapped = w, true
-		}
-	}
-	if fl.words == nil {
-		fl.words = make([]uint64, size)
-	}
-	for _, key := range keys {
-		i, m := fl.locate(key)
-		fl.words[i] |= m
-	}
-	return fl
-}
-
-// locate returns the word and the two bits of key.
-func (fl *filter) locate(key uint64) (int, uint64) {
-	h := hashKey(key)
-	i := int(h >> 61) // the word in the line
-	if fl.shift < 64 {
-		i += int(hashKey(key&^fl.vary)>>fl.shift) * lineWords
-	}
-	return i, 1<<(h&63) | 1<<(h>>6&63)
-}
-
-func (fl *filter) has(key uint64) bool {
-	i, m := fl.locate(key)
-	return fl.words[i]&m == m
-}
-
 // varies returns the bits of the demands after square v that can differ
 // between the demands that v makes from one demand: those of the new
 // square and of its earlier neighbours (a demand after v has shifted them
@@ -447,77 +256,4 @@ func (f *board) varies(v int) uint64 {
 		}
 	}
 	return m
-}
-
-// emptyKey marks a free slot of a keySet; no demand packs to it, as
-// demands use at most 36 bits.
-const emptyKey = ^uint64(0)
-
-// keySet is a set of 64-bit keys other than emptyKey: open addressing with
-// linear probing.
-type keySet struct {
-	slots []uint64
-	n     int
-}
-
-func newKeySet(n int) *keySet {
-	s := &keySet{}
-	s.reset(n)
-	return s
-}
-
-// reset empties the set and sizes it for about n keys.
-func (s *keySet) reset(n int) {
-	size := 16
-	for size < 2*n {
-		size *= 2
-	}
-	if len(s.slots) < size || len(s.slots) > 8*size {
-		s.slots = make([]uint64, size)
-	}
-	s.slots = s.slots[:cap(s.slots)]
-	for i := range s.slots {
-		s.slots[i] = emptyKey
-	}
-	s.n = 0
-}
-
-func (s *keySet) has(key uint64) bool {
-	mask := uint64(len(s.slots) - 1)
-	for i := hashKey(key) & mask; ; i = (i + 1) & mask {
-		switch s.slots[i] {
-		case key:
-			return true
-		case emptyKey:
-			return false
-		}
-	}
-}
-
-// add inserts key and reports whether it was new.
-func (s *keySet) add(key uint64) bool {
-	if 2*(s.n+1) > len(s.slots) {
-		old := s.slots
-		s.slots = make([]uint64, 2*len(old))
-		for i := range s.slots {
-			s.slots[i] = emptyKey
-		}
-		s.n = 0
-		for _, k := range old {
-			if k != emptyKey {
-				s.add(k)
-			}
-		}
-	}
-	mask := uint64(len(s.slots) - 1)
-	i := hashKey(key) & mask
-	for s.slots[i] != emptyKey {
-		if s.slots[i] == key {
-			return false
-		}
-		i = (i + 1) & mask
-	}
-	s.slots[i] = key
-	s.n++
-	return true
 }

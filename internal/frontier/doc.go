@@ -26,4 +26,26 @@
 // The package speaks in rows, columns and square indices; the root package
 // turns its options and coordinates into a Config and its Result into a
 // DPCount.
+//
+// # Files
+//
+// The files stand in five groups, each using only the groups below it:
+//
+//   - State: the board and its sweeps (board.go), the window of slots a
+//     state describes (window.go), key mixing (mix.go), counts in limbs
+//     (limbs.go).
+//   - Store: the memory accountant (memory.go, words_*.go), the arena of
+//     slabs (arena.go), private spaces (space*.go), layers and their groups
+//     (layer.go), layer files on disk (disk.go, diskguard.go) and their
+//     compact format (compact.go), the lean step's tables (table.go) and
+//     the buffered step's bins (buffer.go), the demand filters (filter.go).
+//   - Plan: the passes a step is cut into by classes of states
+//     (passes.go), the count's settings and progress reports (config.go),
+//     and the checkpoint's manifest (manifest.go).
+//   - Step: the counter (counter.go); a worker expanding states
+//     (worker.go, packed.go); the demand passes (demand.go) and their file
+//     (demandfile.go); one step's machinery (stepper.go) and checkpoints
+//     (checkpoint.go); the plan of passes (plan.go); the lean and buffered
+//     steps (lean.go, buffered.go); and the step that picks one (step.go).
+//   - Count: Count and its Result (count.go).
 package frontier

@@ -1,5 +1,7 @@
 package frontier
 
+import "slices"
+
 // A layer holds the states of a count after some squares were added, each
 // with the number of partial solutions in it: an entry is the state's key
 // followed by its count in k 64-bit limbs, least significant first. The
@@ -53,14 +55,82 @@ func (l *layer) onDisk() bool {
 // recycle: the lean step's tables come from spaces of their own, and the
 // memory a layer gives back there must be free for them.
 
-// hashKey scrambles a key over 64 bits (the splitmix64 finaliser): its
-// high bits pick a state's group in the buffered step, and it orders the
-// states of a compact layer and picks a shard's states. The lean step's
-// tables mix keys within their own width instead (mixer).
-func hashKey(key uint64) uint64 {
-	key ^= key >> 30
-	key *= 0xbf58476d1ce4e5b9
-	key ^= key >> 27
-	key *= 0x94d049bb133111eb
-	return key ^ key>>31
+// classParts says which classes the groups of a layer hold: by the
+// window positions pos, groups [lo, hi) of each range hold only states
+// of its classes, and the ranges cover the layer's groups in order.
+type classParts struct {
+	pos    []int
+	ranges []classRange
 }
+
+// A classRange is the groups a pass made and the classes it took.
+type classRange struct {
+	lo, hi  int
+	classes uint64
+}
+
+// add records that the groups [lo, hi) hold only states of classes.
+func (cp *classParts) add(lo, hi int, classes uint64) {
+	cp.ranges = append(cp.ranges, classRange{lo, hi, classes})
+}
+
+// moved returns the parts as the step after square v sees them, its
+// window one square on, or nil if a position leaves the window in either
+// step.
+func (cp *classParts) moved(f *board, v int) *classParts {
+	if cp == nil || len(cp.pos) == 0 {
+		return nil
+	}
+	pos := make([]int, len(cp.pos))
+	for i, p := range cp.pos {
+		if pos[i] = int(f.shifts[v].next[p]); !f.stays(v+1, pos[i]) {
+			return nil
+		}
+	}
+	return &classParts{pos: pos, ranges: cp.ranges}
+}
+
+// usable reports whether a step that leaves the window positions keep
+// alone, and whose layer has groups groups, can pass by cp's classes.
+func (cp *classParts) usable(keep []int, groups int) bool {
+	if cp == nil {
+		return false
+	}
+	for _, p := range cp.pos {
+		if !slices.Contains(keep, p) {
+			return false
+		}
+	}
+	next := 0
+	for _, r := range cp.ranges {
+		if r.lo != next || r.hi < r.lo || r.classes == allClasses {
+			return false
+		}
+		next = r.hi
+	}
+	return next == groups
+}
+
+// classesOf returns the classes group g of a layer with parts cp holds
+// (all, for nil parts or a group outside the ranges).
+func (cp *classParts) classesOf(g int) uint64 {
+	if cp == nil {
+		return allClasses
+	}
+	i, found := slices.BinarySearchFunc(cp.ranges, g, func(r classRange, g int) int {
+		switch {
+		case r.hi <= g:
+			return -1
+		case r.lo > g:
+			return 1
+		}
+		return 0
+	})
+	if !found {
+		return allClasses
+	}
+	return cp.ranges[i].classes
+}
+
+// allClasses is the classes of a pass that takes every state.
+const allClasses = ^uint64(0)

@@ -52,27 +52,6 @@ func (s *stepper) lean(part *stepPart) error {
 	return s.run(passes, multi, func(p pass) (int, error) { return p.hi, s.leanPass(tables, p, !multi) })
 }
 
-// readRun returns n states of piece p from its state off: from memory,
-// from disk into entries, or, for a compact group, from the whole piece
-// decoded into entries, unless inEntries says it is there already.
-func (s *stepper) readRun(p piece, off, n int, entries []uint64, buf *[]byte, inEntries bool) ([]uint64, error) {
-	stride := s.r.k + 1
-	gr := s.cur.groups[p.g]
-	switch {
-	case gr.file == nil:
-		return gr.entries[(p.lo+off)*stride : (p.lo+off+n)*stride], nil
-	case gr.blocks == nil: // raw: read only the states asked for
-		run := entries[:n*stride]
-		return run, gr.file.readPiece(gr, p.lo+off, run, stride, buf)
-	}
-	if !inEntries {
-		if err := gr.file.readPiece(gr, p.lo, entries[:(p.hi-p.lo)*stride], stride, buf); err != nil {
-			return nil, err
-		}
-	}
-	return entries[off*stride : (off+n)*stride], nil
-}
-
 // leanPass makes the part p of the next layer: it expands the states of
 // cur in p's classes, keeping the new states of groups [p.lo, p.hi) in
 // their tables, then packs the tables. freeCur lets it free cur as it

@@ -223,20 +223,6 @@ type fileSum struct {
 	Order string `json:"order,omitempty"`
 }
 
-func (r *counter) job() job {
-	c := r.cfg
-	j := job{Rows: c.Rows, Cols: c.Cols, Mode: c.Mode.String(), AllLengths: c.AllLengths, Base11: c.Base11,
-		AllDemands: c.AllDemands, EarlyStart: c.EarlyStart, Shard: c.Shard, Shards: c.Shards, ByteOrder: nativeOrder(),
-		Nibbles: r.f.packed && !r.f.zInKey}
-	if c.Mode == FromStart {
-		j.StartRow, j.StartCol = c.StartRow, c.StartCol
-	}
-	if c.Sweep != SweepRows {
-		j.Sweep = c.Sweep.String()
-	}
-	return j
-}
-
 // storeManifest writes m to the new file f, synced and closed, with its CRC in a
 // trailer: the JSON json.Marshal gives, but with the lists of groups and
 // their kinds, where m or its step has records, made and written a group

@@ -117,3 +117,15 @@ func inverse(a uint64) uint64 {
 	}
 	return x
 }
+
+// hashKey scrambles a key over 64 bits (the splitmix64 finaliser): its
+// high bits pick a state's group in the buffered step, and it orders the
+// states of a compact layer and picks a shard's states. The lean step's
+// tables mix keys within their own width instead (mixer).
+func hashKey(key uint64) uint64 {
+	key ^= key >> 30
+	key *= 0xbf58476d1ce4e5b9
+	key ^= key >> 27
+	key *= 0x94d049bb133111eb
+	return key ^ key>>31
+}

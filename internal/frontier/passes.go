@@ -32,9 +32,6 @@ import (
 // classes, enough to split a layer into passes of a tenth of it.
 const maxClassPositions = 3
 
-// allClasses is the classes of a pass that takes every state.
-const allClasses = ^uint64(0)
-
 // A pass is one part of a lean step: the states of cur in classes (a bit
 // a class) and, of their new states, those of groups [lo, hi). share is
 // the part of the next layer it is expected to make.
@@ -242,21 +239,6 @@ func (c *classifier) take(classes, key uint64) bool {
 	return classes == allClasses || classes>>c.class(key)&1 != 0
 }
 
-// A kindSet tells which kinds (see kind) the states of a group hold at
-// each window position of a packed key: bit 4p+k is set where some state
-// has kind k at position p. A group of a buffered step holds the states
-// of a few demands (grouping), which share their kinds, so most groups
-// hold only a few classes of the next step's passes, and a pass skips the
-// groups that hold none of its own without reading them. Without it a
-// pass read and decoded most of the layer from disk (12 GB at the widest
-// square of 8x10 from the corner, about 30 s), whatever its share: 7x7
-// from the corner by the narrow sweep, in passes of a tenth of a layer,
-// skipped 46% of the pieces of the layers it read by classParts alone,
-// and skips 81% with the kinds. The zero kindSet is unknown: a group held
-// in memory, one of a checkpoint from before kinds were recorded, or one
-// of a board whose keys are not packed.
-type kindSet uint64
-
 // kindsOf returns the kinds the states of entries (stride words each)
 // hold, on a packed board; 0 (unknown) on others.
 func (f *board) kindsOf(entries []uint64, stride int) kindSet {
@@ -313,62 +295,6 @@ func (c *classifier) holds(ks kindSet) uint64 {
 // classes, and each reads only the groups of the passes it follows:
 // without that, every pass reads and decodes the whole layer and drops
 // all but its share, about a tenth of the work of a step in four passes.
-
-// classParts says which classes the groups of a layer hold: by the
-// window positions pos, groups [lo, hi) of each range hold only states
-// of its classes, and the ranges cover the layer's groups in order.
-type classParts struct {
-	pos    []int
-	ranges []classRange
-}
-
-// A classRange is the groups a pass made and the classes it took.
-type classRange struct {
-	lo, hi  int
-	classes uint64
-}
-
-// add records that the groups [lo, hi) hold only states of classes.
-func (cp *classParts) add(lo, hi int, classes uint64) {
-	cp.ranges = append(cp.ranges, classRange{lo, hi, classes})
-}
-
-// moved returns the parts as the step after square v sees them, its
-// window one square on, or nil if a position leaves the window in either
-// step.
-func (cp *classParts) moved(f *board, v int) *classParts {
-	if cp == nil || len(cp.pos) == 0 {
-		return nil
-	}
-	pos := make([]int, len(cp.pos))
-	for i, p := range cp.pos {
-		if pos[i] = int(f.shifts[v].next[p]); !f.stays(v+1, pos[i]) {
-			return nil
-		}
-	}
-	return &classParts{pos: pos, ranges: cp.ranges}
-}
-
-// usable reports whether a step that leaves the window positions keep
-// alone, and whose layer has groups groups, can pass by cp's classes.
-func (cp *classParts) usable(keep []int, groups int) bool {
-	if cp == nil {
-		return false
-	}
-	for _, p := range cp.pos {
-		if !slices.Contains(keep, p) {
-			return false
-		}
-	}
-	next := 0
-	for _, r := range cp.ranges {
-		if r.lo != next || r.hi < r.lo || r.classes == allClasses {
-			return false
-		}
-		next = r.hi
-	}
-	return next == groups
-}
 
 // alignedPasses plans the passes of a step by the classes of the parts
 // of cur (usable), for tables of at most part of the next layer each.
@@ -446,25 +372,4 @@ func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sm *sample,
 		}
 	}
 	return passes, c
-}
-
-// classesOf returns the classes group g of a layer with parts cp holds
-// (all, for nil parts or a group outside the ranges).
-func (cp *classParts) classesOf(g int) uint64 {
-	if cp == nil {
-		return allClasses
-	}
-	i, found := slices.BinarySearchFunc(cp.ranges, g, func(r classRange, g int) int {
-		switch {
-		case r.hi <= g:
-			return -1
-		case r.lo > g:
-			return 1
-		}
-		return 0
-	})
-	if !found {
-		return allClasses
-	}
-	return cp.ranges[i].classes
 }

@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"cmp"
+	"errors"
 	"math/bits"
 	"slices"
 )
@@ -54,43 +55,6 @@ func (s *stepper) startPasses(fresh bool) {
 		s.followed.Store(0)
 	}
 }
-
-// A scale is what a plan multiplies the memory its sample foretells by,
-// learned from the passes made: on 8x10 by narrow-down, squares 46, 47,
-// 49 and 50 were planned in 4 to 6 passes and took 9 to 21, many of their
-// passes dropped when they passed the limit and made again in halves,
-// each pass reading the whole layer. A step with a dropped pass makes the
-// next one plan for more: for as many times the sample's guess as the
-// dropped pass made, where it measured that, and a margin; else for half
-// as much again. A step whose passes all held lets the scale come back
-// down, a tenth at a time. The zero scale is 1. A checkpoint records the
-// scale, for the count resumed from it.
-type scale float64
-
-// maxScale bounds a scale: past it the sample, not the margin, is wrong.
-const maxScale = 4
-
-func (s scale) factor() float64 { return max(1, float64(s)) }
-
-// dropped records a step with a pass dropped, which made missed times
-// the new states the sample foretold, or 0 if unmeasured. A measured miss
-// asks for no more than it says: after a pass of square 58 of 8x12 from
-// the corner passed the limit when nearly all of it was made, half as
-// much again planned square 59 in 10 passes, and it took 11 minutes where
-// the squares beside it took 2 to 5.
-func (s *scale) dropped(missed float64) {
-	next := 1.5 * s.factor()
-	if missed > 0 {
-		next = max(missed, s.factor()) * missMargin
-	}
-	*s = scale(min(maxScale, next))
-}
-
-// missMargin is how much more than a measured miss the scale plans for.
-const missMargin = 1.1
-
-// held records a step whose passes all held.
-func (s *scale) held() { *s = scale(max(1, 0.9*s.factor())) }
 
 // splitLarge returns passes with each pass whose share is at least share
 // (above 0: a pass of an older checkpoint may not know its share) split in
@@ -228,16 +192,6 @@ func (s *stepper) measure(shard bool) (float64, error) {
 	return s.made, w.failure(s.v, s.cur.n)
 }
 
-// newStates returns the guess of how many states the next layer holds,
-// for the plan of the lean step's passes: at most the new states the
-// sample's measure (where it was taken) says the step makes unmerged.
-func (s *stepper) newStates() int {
-	if s.made > 0 {
-		return min(s.est, int(s.made*float64(s.cur.n)))
-	}
-	return s.est
-}
-
 // estimate guesses the number of states after square v, which sets the
 // groups of the next layer and the first size of the lean step's tables.
 // The number of states swings from square to square, but in a pattern
@@ -297,14 +251,6 @@ func planPasses(f *board, v int, sm *sample, part float64, groups int) ([]pass, 
 		passes[0].classes = allClasses
 	}
 	return passes, c
-}
-
-// A dropMeasure is what a pass had done when it passed the memory limit:
-// the new states it had kept (in a lean pass, distinct ones, which grow
-// more slowly than the states expanded, so that the measure errs large),
-// and the states of cur it had expanded to make them.
-type dropMeasure struct {
-	kept, taken int64
 }
 
 // measureDrop records, for remake, that the pass in hand passed the
@@ -474,3 +420,94 @@ func refit(p pass, states, room float64, shares []float64) []pass {
 	}
 	return passes
 }
+
+// run makes the passes of a step with makePass, one after the other. In a
+// step that can be made in passes (multi), a pass that passes the memory
+// limit is dropped, with what it found, and made again in smaller ones
+// (remake), unless it narrowed instead: makePass returns the end of the
+// groups it made, and those after it become the next pass. The first
+// time a pass is dropped, so is every pass left that is too large:
+// they were planned from the same sample, whose guess fell short (on 8x10
+// from the corner a square planned in 4 passes took 12, each of the 4
+// dropped in its turn when most of it was made). Only the first time: a
+// pass dropped again tells of its own classes, and splitting all that was
+// left again took a square of 8x10 planned in 5 passes to 21, each of
+// which reads the whole layer. A checkpoint is written after each pass
+// but the last.
+func (s *stepper) run(passes []pass, multi bool, makePass func(pass) (int, error)) error {
+	r := s.r
+	defer r.pass.Store(0)
+	dropped, narrowed := false, false
+	for len(passes) > 0 {
+		p := passes[0]
+		r.pass.Store(int64(s.passes + 1))
+		r.passesPlanned.Store(int64(s.passes + len(passes)))
+		undo := s.mark()
+		hi, err := makePass(p)
+		if multi && errors.Is(err, ErrMemoryLimit) {
+			if again, ok := s.remake(p, passes[1:], !dropped); ok {
+				undo()
+				if !dropped {
+					dropped = true
+					r.planScale.dropped(s.missed)
+				}
+				passes = again
+				continue
+			}
+		}
+		if err != nil {
+			return err
+		}
+		passes = passes[1:]
+		if hi < p.hi {
+			rest := pass{classes: p.classes, lo: hi, hi: p.hi, share: p.share * float64(p.hi-hi) / float64(p.hi-p.lo)}
+			passes = append([]pass{rest}, passes...)
+			narrowed = true
+			r.narrowed++
+			if r.cfg.onNarrow != nil {
+				r.cfg.onNarrow(p, hi)
+			}
+		}
+		if len(passes) > 0 && multi && r.cfg.Checkpoint != "" {
+			if err := s.savePart(passes); err != nil {
+				return err
+			}
+		}
+		if r.cfg.afterPass != nil {
+			r.cfg.afterPass(s.v, s.passes)
+		}
+	}
+	if multi && !dropped && !narrowed {
+		r.planScale.held()
+	}
+	return nil
+}
+
+// binMargin is the room a buffered pass plans beyond its bins' entries:
+// the bins the workers are filling, the merge buffers, and classes whose
+// states make more new ones than the sample's.
+const binMargin = 1.15
+
+// binBytes returns the memory a buffered pass plans for each new state
+// its bins keep: a key and k limbs, and the margin.
+func binBytes(k int) float64 { return float64((k+1)*8) * binMargin }
+
+// binRoom returns the memory a buffered pass's bins may take: what the
+// limit leaves, less the room for the merge buffers, counting the pool's
+// bins as free (those of a step or pass before, for this one's).
+func (s *stepper) binRoom() float64 {
+	r := s.r
+	room := float64(r.mem.limit - r.mem.held() - r.mergeRoom())
+	if r.pool != nil {
+		room += float64(r.pool.held())
+	}
+	return room
+}
+
+// mergeRoom is the memory a buffered step's bins leave below the limit
+// for its merge buffers, which are counted even past it (merger.grow):
+// twice the most they have taken so far in the count, as they grow with
+// the layers and by doubling. Without it the bins filled the limit and
+// the merge buffers went past it: 8x9 from the corner at -memory 17G held
+// 19.7 GB of counted memory, 6x6 in passes at 4 MiB 4.8 MiB.
+func (r *counter) mergeRoom() int64 { return 2 * r.mergeHigh }

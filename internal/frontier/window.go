@@ -7,6 +7,17 @@ import "math/bits"
 // word, 4 bits a square (a nibble), and the step works on it with
 // whole-word operations (packed.go) instead of unpacking it into bytes.
 
+// Slot codes of a frontier square in a counting state. A square's degree
+// counts its path edges plus, for open tours, its edges to an imaginary
+// square z that is joined to both ends of the path, so that an open tour is
+// a cycle through z, and a closed tour a cycle without it.
+const (
+	slotFree  = 0 // no edge yet: the square needs two more
+	slotDone  = 1 // two edges, or no longer on the frontier: it takes no more
+	slotToZ   = 2 // one edge; the other end of its piece of path is z
+	slotLabel = 3 // one edge; codes from here on pair the two ends of a piece
+)
+
 // nibbleLow has the lowest bit of every nibble set.
 const nibbleLow = 0x1111111111111111
 

@@ -410,3 +410,36 @@ func (w *worker) emit(key uint64, val []uint64) {
 		w.made++
 	}
 }
+
+// takeEdge takes one from the demands of the two ends of an edge, the
+// bits of m.
+func takeEdge(one, two, m uint32) (uint32, uint32) {
+	// A square needing two now needs one; one needing one, none.
+	return one ^ m, two &^ m
+}
+
+// settle applies the checks of the counting step's finish to the demands
+// of positions 0..slots after square v took its edges, and retires the
+// squares with no later neighbour, each taking an edge from z. It returns
+// the demand after v, or 0 after the last square, and false where no tour
+// can follow.
+func (r *counter) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint64, bool) {
+	st := &r.f.shifts[v]
+	if two&st.retire != 0 || bits.OnesCount32(two&st.thin) > zLeft[z] || two&st.thin&notEnd[z] != 0 {
+		return 0, false
+	}
+	for m := one & st.retire; m != 0; m &= m - 1 {
+		p := bits.TrailingZeros32(m)
+		if zLeft[z] == 0 || notEnd[z]>>p&1 != 0 {
+			return 0, false
+		}
+		z = r.zAfter(z, st.black>>p&1)
+	}
+	if bits.OnesCount32(two&st.thin) > zLeft[z] {
+		return 0, false
+	}
+	if v == r.f.n-1 {
+		return 0, zLeft[z] == 0
+	}
+	return packDemand(st.shiftMask(one&^st.retire), st.shiftMask(two), z), true
+}

@@ -1,0 +1,108 @@
+package frontier
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+)
+
+// counter is one count: the board's layout, the mode, and the tables.
+type counter struct {
+	resumeFrom  int       // squares done in the checkpoint the count resumes from, if any
+	early       *manifest // the checkpoint's manifest as count read it, for the first loadCheckpoint
+	f           *board
+	mode        Mode
+	start       int // index of the start square in the board's order, or -1
+	startColour int
+	cfg         Config
+	mem         *memory
+	arena       *arena   // the layers' groups, for one attempt
+	pool        *binPool // the buffered steps' bins, while the steps are buffered
+	// mergeHigh is the most memory the merge buffers of a buffered step
+	// have taken in this count (see mergeRoom).
+	mergeHigh int64
+	// planScale is how much more memory than its sample said the passes
+	// of a buffered step are planned for: the passes of one square that
+	// pass the limit tell of the next square's (see stepper.run).
+	planScale scale
+	k         int // limbs per count
+	// vb, when not nil, holds the demands that can still be finished: the
+	// counting states with other demands are dropped.
+	vb *viability
+
+	states       []int
+	peak         int
+	shardAt      int          // the step where the shards parted, or -1
+	followed     int          // the states this shard followed there
+	spill        bool         // layers go to disk
+	disk         *diskGuard   // with spill: keeps the disk from filling
+	resumed      int          // squares done in the checkpoint resumed from
+	passes       int          // the most passes a step took
+	narrowed     int          // the passes that narrowed
+	checkpointed []*layerFile // the files of the last checkpoint
+	// part is the passes done of the step under way, as the last
+	// checkpoint has them, or as the checkpoint resumed from had them.
+	part     *stepPart
+	saved    time.Time     // when the last checkpoint was written
+	saving   time.Duration // how long it took
+	byLength [][]uint64    // AllLengths: the tours of each shorter board
+	done     atomic.Int64  // steps done, for progress
+	last     atomic.Int64  // states after the last step, for progress
+	// For progress within a step: the pass under way, the passes
+	// planned, and the pieces of the layer expanded in this pass of all.
+	pass, passesPlanned, expanded, pieces atomic.Int64
+	// For progress while resuming: the bytes of the checkpoint's layer
+	// files checked so far and of all.
+	checked, toCheck atomic.Int64
+	// demanded is, for progress, the squares the demand passes are done
+	// with, counting each pass.
+	demanded atomic.Int64
+}
+
+// A scale is what a plan multiplies the memory its sample foretells by,
+// learned from the passes made: on 8x10 by narrow-down, squares 46, 47,
+// 49 and 50 were planned in 4 to 6 passes and took 9 to 21, many of their
+// passes dropped when they passed the limit and made again in halves,
+// each pass reading the whole layer. A step with a dropped pass makes the
+// next one plan for more: for as many times the sample's guess as the
+// dropped pass made, where it measured that, and a margin; else for half
+// as much again. A step whose passes all held lets the scale come back
+// down, a tenth at a time. The zero scale is 1. A checkpoint records the
+// scale, for the count resumed from it.
+type scale float64
+
+// maxScale bounds a scale: past it the sample, not the margin, is wrong.
+const maxScale = 4
+
+func (s scale) factor() float64 { return max(1, float64(s)) }
+
+// dropped records a step with a pass dropped, which made missed times
+// the new states the sample foretold, or 0 if unmeasured. A measured miss
+// asks for no more than it says: after a pass of square 58 of 8x12 from
+// the corner passed the limit when nearly all of it was made, half as
+// much again planned square 59 in 10 passes, and it took 11 minutes where
+// the squares beside it took 2 to 5.
+func (s *scale) dropped(missed float64) {
+	next := 1.5 * s.factor()
+	if missed > 0 {
+		next = max(missed, s.factor()) * missMargin
+	}
+	*s = scale(min(maxScale, next))
+}
+
+// missMargin is how much more than a measured miss the scale plans for.
+const missMargin = 1.1
+
+// held records a step whose passes all held.
+func (s *scale) held() { *s = scale(max(1, 0.9*s.factor())) }
+
+// firstZ returns the z-state before any square: the edges z can give, of
+// which the start holds one already.
+func (r *counter) firstZ() int {
+	return [...]int{FromStart: 1, FreeEnds: 2, Closed: 0}[r.mode]
+}
+
+func (r *counter) memoryError(v, size int) error {
+	return fmt.Errorf("%w: more than %d bytes of states at square %d of %d (%d states before it); raise the memory limit (-memory, WithMemoryLimit) or use a machine with more memory",
+		ErrMemoryLimit, r.mem.limit, v+1, r.f.n, size)
+}
