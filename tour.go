@@ -129,7 +129,6 @@ func (e *TourError) Error() string {
 	return fmt.Sprintf("knightstour: not a knight's tour: move %d: %s", e.Index+1, e.Reason)
 }
 
-
 // validate checks that path is a knight's tour of an R x C board: it has
 // R*C squares, each on the board and visited once, and each step is a
 // knight's jump. It also reports whether the tour is closed (its last square
