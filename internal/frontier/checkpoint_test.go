@@ -70,10 +70,11 @@ func TestCheckpointResume(t *testing.T) {
 		cfg  Config
 		stop int
 	}
+	mr, mc := middle()
 	counts := []stopped{
 		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true}, 12},
-		{Config{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, 90}, // two limbs
-		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, Lean: true, compact: true}, 24},
+		{Config{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, 90},                                                          // two limbs
+		{Config{Rows: mr, Cols: mc, Mode: FromStart, StartRow: mr - 1, Sweep: SweepNarrow, Lean: true, compact: true}, 4 * mr}, // at the end of a column
 	}
 	if exhaustive {
 		counts = append(counts,
@@ -278,7 +279,8 @@ func TestCheckpointWidens(t *testing.T) {
 // counts only its part.
 func TestCheckpointAtTheCut(t *testing.T) {
 	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
-	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Shard: 2, Shards: 3, Workers: 2, MemoryLimit: 1 << 30}
+	mr, mc := middle()
+	cfg := Config{Rows: mr, Cols: mc, Mode: FromStart, StartRow: mr - 1, Shard: 2, Shards: 3, Workers: 2, MemoryLimit: 1 << 30}
 	want := wholeCount(t, cfg)
 	if want.ShardAt < 1 {
 		t.Fatalf("the shards parted at %d", want.ShardAt)
@@ -395,8 +397,9 @@ func TestDiskFull(t *testing.T) {
 		cfg  Config
 		full int // the square after which the disk is full
 	}
+	mr, mc := middle()
 	counts := []fills{
-		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5}, 20},
+		{Config{Rows: mr, Cols: mc, Mode: FromStart, StartRow: mr - 1}, 20},
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, MemoryLimit: 3 << 20, compact: true}, 22}, // in passes
 	}
 	if exhaustive {
