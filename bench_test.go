@@ -56,7 +56,7 @@ func benchFind(b *testing.B, rows, cols, workers int, want int) {
 func report(b *testing.B, st Stats) {
 	sec := b.Elapsed().Seconds() / float64(b.N)
 	b.ReportMetric(float64(st.Tours.Uint64())/sec, "tours/s")
-	b.ReportMetric(float64(st.Nodes)/sec, "nodes/s")
+	b.ReportMetric(float64(st.Work.Nodes)/sec, "nodes/s")
 }
 
 func BenchmarkFind4x7Seq(b *testing.B)   { benchFind(b, 4, 7, 1, 1682) }

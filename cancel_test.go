@@ -127,11 +127,11 @@ func TestProgress(t *testing.T) {
 		mu.Lock()
 		last := reports[len(reports)-1]
 		mu.Unlock()
-		if last.TasksDone != last.Tasks || last.Tasks != st.Tasks || last.Tours != st.Tours.Uint64() {
+		if last.TasksDone != last.Tasks || last.Tasks != st.Work.Tasks || last.Tours != st.Tours.Uint64() {
 			t.Errorf("%d workers: last report %+v, stats %+v", workers, last, st)
 		}
-		if st.Tasks < 100 {
-			t.Errorf("%d workers: only %d tasks to report progress on", workers, st.Tasks)
+		if st.Work.Tasks < 100 {
+			t.Errorf("%d workers: only %d tasks to report progress on", workers, st.Work.Tasks)
 		}
 		for i := 1; i < len(reports); i++ {
 			if reports[i].TasksDone < reports[i-1].TasksDone {

@@ -22,9 +22,9 @@ type Census struct {
 	// Directed/2; a closed tour from all n squares in both directions, so
 	// Directed/(2n).
 	Undirected *big.Int
-	Nodes      uint64 // squares entered by the searches, a measure of work
-	Elapsed    time.Duration
-	counts     []*big.Int // per square, row by row
+	// Work says how the searches went: their nodes, workers and time.
+	Work   Work
+	counts []*big.Int // per square, row by row
 }
 
 // RunCensus counts the tours from every square of an R x C board. It
@@ -50,7 +50,7 @@ func RunCensus(ctx context.Context, rows, cols int, opts ...CensusOption) (*Cens
 			return nil, err
 		}
 		st, err := s.Count(ctx)
-		c.Nodes += st.Nodes
+		c.Work.Nodes += st.Work.Nodes
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +67,7 @@ func RunCensus(ctx context.Context, rows, cols int, opts ...CensusOption) (*Cens
 		ends = int64(2 * rows * cols) // a cycle from every square, both ways
 	}
 	c.Undirected = new(big.Int).Quo(c.Directed, big.NewInt(ends))
-	c.Elapsed = time.Since(begin)
+	c.Work.Elapsed = time.Since(begin)
 	return c, nil
 }
 

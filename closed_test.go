@@ -125,7 +125,7 @@ func TestClosedCounts(t *testing.T) {
 func TestClosedOdd(t *testing.T) {
 	for _, b := range [][2]int{{1, 1}, {5, 5}, {7, 7}, {9, 9}, {3, 7}} {
 		st, err := mustSolver(t, b[0], b[1], WithClosed()).Count(context.Background())
-		if err != nil || st.Tours.Uint64() != 0 || st.Nodes != 0 {
+		if err != nil || st.Tours.Uint64() != 0 || st.Work.Nodes != 0 {
 			t.Errorf("%dx%d closed: %+v, %v; want no tours and no search", b[0], b[1], st, err)
 		}
 		if _, err := mustSolver(t, b[0], b[1], WithClosed()).First(context.Background()); err == nil {

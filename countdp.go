@@ -100,8 +100,9 @@ type DPCount struct {
 	Rows, Cols int
 	// Start is the square the tours start on, or nil for WithFreeEnds and
 	// WithClosed.
-	Start  *Coordinate
-	Closed bool
+	Start *Coordinate
+	// Kind is Closed for a count of closed tours, else Open.
+	Kind Kind
 	// Shard and Shards say which part of the count this is (WithShard):
 	// the Tours of shards 0..Shards-1 add up to the whole count (MergeDP).
 	// Shards is 1 for a whole count.
@@ -121,45 +122,7 @@ type DPCount struct {
 	// does not hold Start has none.
 	ByLength []*big.Int
 	// Work describes how the count went.
-	Work DPWork
-}
-
-// DPWork describes the work of a frontier count (CountDP): its states,
-// memory, passes, workers and time. Two counts of one board and options
-// have the same States whatever their memory and workers.
-type DPWork struct {
-	// States holds the number of distinct partial solutions after each
-	// square was added; their maximum is PeakStates.
-	States     []int
-	PeakStates int
-	// PeakBytes is the most memory the state tables held at once, with
-	// the tables of degree demands that prune them.
-	PeakBytes int64
-	// Limbs is the number of 64-bit words a count needed.
-	Limbs   int
-	Workers int
-	// PartedAt is, for a shard, how many squares were added before the
-	// shards parted (0 for a whole count), and Followed how many of the
-	// States[PartedAt-1] states there this shard followed: the Followed of
-	// all the shards add up to those states, which lets a merge see that
-	// its shards are the parts of one count.
-	PartedAt, Followed int
-	// Passes is the most times a square read the states before it: more
-	// than 1 where the states after it did not fit in the memory limit at
-	// once and were made in parts (WithSpill).
-	Passes int
-	// Narrowed is how many of those parts reached the memory limit as
-	// they were made and left the rest of their states to a part after
-	// them, since the count started or resumed: each costs one more read
-	// of the states before the square.
-	Narrowed int
-	// Resumed is how many squares were done in the checkpoint the count
-	// resumed from (WithCheckpoint); 0 if it started afresh.
-	Resumed int
-	// Sweep is the order in which the count added each column's squares:
-	// SweepRows, SweepNarrow or SweepNarrowDown, never SweepAuto.
-	Sweep   Sweep
-	Elapsed time.Duration
+	Work Work
 }
 
 // CountDP counts knight's tours by dynamic programming over a frontier
@@ -214,7 +177,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 	if fc.MemoryLimit == 0 {
 		fc.MemoryLimit = defaultMemoryLimit()
 	}
-	res := &DPCount{Rows: rows, Cols: cols, Closed: cfg.closed, Work: DPWork{Workers: cfg.workers, Sweep: sweep}}
+	res := &DPCount{Rows: rows, Cols: cols, Kind: kindOf(cfg.closed), Work: Work{Workers: cfg.workers, Sweep: sweep}}
 	switch {
 	case cfg.free && cfg.closed:
 		return nil, fmt.Errorf("%w: closed tours have no ends to leave free", ErrBadOption)
@@ -278,7 +241,7 @@ func MergeDP(parts ...*DPCount) (*DPCount, error) {
 	if first == nil {
 		return nil, fmt.Errorf("%w: a nil result", ErrMerge)
 	}
-	out := &DPCount{Rows: first.Rows, Cols: first.Cols, Start: first.Start, Closed: first.Closed, Work: DPWork{Sweep: first.Work.Sweep},
+	out := &DPCount{Rows: first.Rows, Cols: first.Cols, Start: first.Start, Kind: first.Kind, Work: Work{Sweep: first.Work.Sweep},
 		Tours: new(big.Int), Undirected: new(big.Int), Shards: 1}
 	if len(first.ByLength) > 0 {
 		out.ByLength = make([]*big.Int, len(first.ByLength))
@@ -324,7 +287,7 @@ func (p *DPCount) partOf(first *DPCount) error {
 	label := shard.ID{Index: p.Shard, Count: p.Shards}
 	sameStart := p.Start == nil && first.Start == nil || p.Start != nil && first.Start != nil && *p.Start == *first.Start
 	switch {
-	case p.Rows != first.Rows || p.Cols != first.Cols || !sameStart || p.Closed != first.Closed || p.Work.Sweep != first.Work.Sweep:
+	case p.Rows != first.Rows || p.Cols != first.Cols || !sameStart || p.Kind != first.Kind || p.Work.Sweep != first.Work.Sweep:
 		return fmt.Errorf("shard %v counts another board, start, kind or sweep than shard %d/%d", label, first.Shard, first.Shards)
 	case p.Tours == nil || p.Tours.Sign() < 0 || p.Undirected == nil || p.Undirected.Sign() < 0:
 		return fmt.Errorf("shard %v has no count, or a negative one", label)

@@ -254,7 +254,7 @@ func TestCountDPSameCounts(t *testing.T) {
 		want := mustCountDP(t, b.rows, b.cols, b.opts...)
 		for _, v := range variants {
 			got := mustCountDP(t, b.rows, b.cols, append(append([]CountDPOption{}, b.opts...), v.opts...)...)
-			if diff := cmp.Diff(want, got, sameBig, cmpopts.IgnoreFields(DPWork{}, "PeakBytes", "Elapsed")); diff != "" {
+			if diff := cmp.Diff(want, got, sameBig, cmpopts.IgnoreFields(Work{}, "PeakBytes", "Elapsed")); diff != "" {
 				t.Errorf("%dx%d %s (-default +%s):\n%s", b.rows, b.cols, v.name, v.name, diff)
 			}
 		}

@@ -87,7 +87,7 @@ func ExampleMergeStats() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(whole.Tours, "tours;", whole.Tasks, "of", whole.AllTasks, "tasks")
+	fmt.Println(whole.Tours, "tours;", whole.Work.Tasks, "of", whole.Work.AllTasks, "tasks")
 	// Output:
 	// 4542 tours; 802 of 802 tasks
 }

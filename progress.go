@@ -5,25 +5,67 @@ import (
 	"time"
 )
 
-// Stats describes a finished (or stopped) search.
+// Stats is the result of a search that counts (Solver.Count): what was
+// asked, what was found, and in Work how the search went.
 type Stats struct {
 	// Job names what Solver.Count counted: the kind of tours, the board,
 	// the start, the move order and the limit. MergeStats adds up only
 	// the Stats of one job.
 	Job   string
 	Tours *big.Int // tours found
-
-	Nodes uint64 // squares entered by the search, a measure of work
-	Tasks int    // pieces of the search tree this search walked
-	// AllTasks is the pieces the whole search tree was cut into: for a
-	// shard (WithShard), the Tasks of all the shards add up to it; for a
-	// whole search it equals Tasks.
-	AllTasks int
 	// Shard and Shards say which part of a count these are (WithShard):
 	// shard Shard of Shards, 0 of 1 for a whole count.
 	Shard, Shards int
-	Workers       int           // goroutines that searched
-	Elapsed       time.Duration // wall-clock time
+	Work          Work
+}
+
+// Work says how a count went: what it cost, and how the engine that made
+// it went about it. No count depends on it. The searches (Solver, RunCensus)
+// fill the fields of a search, CountDP those of the frontier count; the
+// others are zero.
+type Work struct {
+	Workers int           // goroutines that counted
+	Elapsed time.Duration // wall-clock time
+
+	// Nodes is, for a search, the squares it entered, a measure of its
+	// work.
+	Nodes uint64
+	// Tasks is, for a search, the pieces of the search tree it walked, and
+	// AllTasks the pieces the whole tree was cut into: for a shard
+	// (WithShard), the Tasks of all the shards add up to AllTasks; for a
+	// whole search the two are equal.
+	Tasks, AllTasks int
+
+	// States holds, for CountDP, the number of distinct partial solutions
+	// after each square was added; their maximum is PeakStates.
+	States     []int
+	PeakStates int
+	// PeakBytes is the most memory the state tables held at once, with
+	// the tables of degree demands that prune them.
+	PeakBytes int64
+	// Limbs is the number of 64-bit words a count needed.
+	Limbs int
+	// PartedAt is, for a shard of CountDP, how many squares were added
+	// before the shards parted (0 for a whole count), and Followed how
+	// many of the States[PartedAt-1] states there this shard followed:
+	// the Followed of all the shards add up to those states, which lets a
+	// merge see that its shards are the parts of one count.
+	PartedAt, Followed int
+	// Passes is the most times a square read the states before it: more
+	// than 1 where the states after it did not fit in the memory limit at
+	// once and were made in parts (WithSpill).
+	Passes int
+	// Narrowed is how many of those parts reached the memory limit as
+	// they were made and left the rest of their states to a part after
+	// them, since the count started or resumed: each costs one more read
+	// of the states before the square.
+	Narrowed int
+	// Resumed is how many squares were done in the checkpoint the count
+	// resumed from (WithCheckpoint); 0 if it started afresh.
+	Resumed int
+	// Sweep is the order in which CountDP added each column's squares:
+	// SweepRows, SweepNarrow or SweepNarrowDown, never SweepAuto.
+	Sweep Sweep
 }
 
 // Progress is a snapshot of a running search, passed to the function given

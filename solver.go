@@ -103,7 +103,7 @@ func (s *Solver) collect(ctx context.Context, workers int) (*Tours, error) {
 // read backwards is another closed tour from the same start whose first
 // and last jumps are swapped, so it searches only the tours whose first
 // jump comes before their last in move order, fixing both, and doubles the
-// count. Stats.Nodes are those of the reduced search.
+// count. Stats.Work.Nodes are those of the reduced search.
 func (s *Solver) Count(ctx context.Context) (Stats, error) {
 	if err := s.ready(ctx); err != nil {
 		return Stats{}, err
@@ -116,8 +116,8 @@ func (s *Solver) Count(ctx context.Context) (Stats, error) {
 // walk runs j, a search of s's, on workers goroutines (see enum.Job.Walk).
 func (s *Solver) walk(ctx context.Context, j *enum.Job, workers int, yield func([]uint16) bool) (Stats, error) {
 	st, err := j.Walk(ctx, workers, yield)
-	return Stats{Tours: new(big.Int).SetUint64(st.Tours), Nodes: st.Nodes, Tasks: st.Tasks, AllTasks: st.AllTasks,
-		Shard: st.Shard, Shards: st.Shards, Workers: st.Workers, Elapsed: st.Elapsed}, err
+	return Stats{Tours: new(big.Int).SetUint64(st.Tours), Shard: st.Shard, Shards: st.Shards,
+		Work: Work{Nodes: st.Nodes, Tasks: st.Tasks, AllTasks: st.AllTasks, Workers: st.Workers, Elapsed: st.Elapsed}}, err
 }
 
 // describe names the count s makes, for Stats.Job: everything but the
@@ -139,21 +139,21 @@ func (s *Solver) count(ctx context.Context) (Stats, error) {
 			j.Root, j.Ends = []uint16{root, a}, []uint16{b}
 			st, err := s.walk(ctx, &j, s.cfg.workers, nil)
 			total.Tours.Add(total.Tours, st.Tours.Lsh(st.Tours, 1))
-			total.Nodes += st.Nodes
-			total.Tasks += st.Tasks
-			total.AllTasks += st.AllTasks
-			total.Workers = max(total.Workers, st.Workers)
+			total.Work.Nodes += st.Work.Nodes
+			total.Work.Tasks += st.Work.Tasks
+			total.Work.AllTasks += st.Work.AllTasks
+			total.Work.Workers = max(total.Work.Workers, st.Work.Workers)
 			if err != nil {
-				total.Elapsed = time.Since(begin)
+				total.Work.Elapsed = time.Since(begin)
 				return total, err
 			}
 		}
 	}
 	if s.cfg.shard == 0 {
-		total.Nodes++ // the start square, counted once over the shards
+		total.Work.Nodes++ // the start square, counted once over the shards
 	}
 	total.Shard, total.Shards = s.cfg.shard, max(1, s.cfg.shards)
-	total.Elapsed = time.Since(begin)
+	total.Work.Elapsed = time.Since(begin)
 	return total, nil
 }
 
@@ -206,29 +206,29 @@ func MergeStats(parts ...Stats) (Stats, error) {
 		return Stats{}, fmt.Errorf("%w: no results", ErrMerge)
 	}
 	ids := make([]shard.ID, len(parts))
-	out := Stats{Job: parts[0].Job, Tours: new(big.Int), AllTasks: parts[0].AllTasks, Shards: 1}
+	out := Stats{Job: parts[0].Job, Tours: new(big.Int), Shards: 1, Work: Work{AllTasks: parts[0].Work.AllTasks}}
 	for i, p := range parts {
 		if p.Job != out.Job {
 			return Stats{}, fmt.Errorf("%w: shard %d/%d counts %s, shard %d/%d %s", ErrMerge, p.Shard, p.Shards, p.Job, parts[0].Shard, parts[0].Shards, out.Job)
 		}
-		if p.AllTasks != out.AllTasks || p.Tasks < 0 || p.Tasks > p.AllTasks {
-			return Stats{}, fmt.Errorf("%w: shard %d/%d walked %d of %d tasks, shard %d/%d's tree has %d", ErrMerge, p.Shard, p.Shards, p.Tasks, p.AllTasks, parts[0].Shard, parts[0].Shards, out.AllTasks)
+		if p.Work.AllTasks != out.Work.AllTasks || p.Work.Tasks < 0 || p.Work.Tasks > p.Work.AllTasks {
+			return Stats{}, fmt.Errorf("%w: shard %d/%d walked %d of %d tasks, shard %d/%d's tree has %d", ErrMerge, p.Shard, p.Shards, p.Work.Tasks, p.Work.AllTasks, parts[0].Shard, parts[0].Shards, out.Work.AllTasks)
 		}
 		ids[i] = shard.ID{Index: p.Shard, Count: p.Shards}
 		if p.Tours == nil || p.Tours.Sign() < 0 {
 			return Stats{}, fmt.Errorf("%w: shard %d/%d counts %v tours", ErrMerge, p.Shard, p.Shards, p.Tours)
 		}
 		out.Tours.Add(out.Tours, p.Tours)
-		out.Nodes += p.Nodes
-		out.Tasks += p.Tasks
-		out.Workers = max(out.Workers, p.Workers)
-		out.Elapsed = max(out.Elapsed, p.Elapsed)
+		out.Work.Nodes += p.Work.Nodes
+		out.Work.Tasks += p.Work.Tasks
+		out.Work.Workers = max(out.Work.Workers, p.Work.Workers)
+		out.Work.Elapsed = max(out.Work.Elapsed, p.Work.Elapsed)
 	}
 	if err := shard.Complete(ids); err != nil {
 		return Stats{}, fmt.Errorf("%w: %v", ErrMerge, err)
 	}
-	if out.Tasks != out.AllTasks {
-		return Stats{}, fmt.Errorf("%w: the shards walked %d tasks of a tree cut into %d: a shard is not the part its label says", ErrMerge, out.Tasks, out.AllTasks)
+	if out.Work.Tasks != out.Work.AllTasks {
+		return Stats{}, fmt.Errorf("%w: the shards walked %d tasks of a tree cut into %d: a shard is not the part its label says", ErrMerge, out.Work.Tasks, out.Work.AllTasks)
 	}
 	return out, nil
 }

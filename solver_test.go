@@ -266,9 +266,9 @@ func TestWorkersAndMirror(t *testing.T) {
 					}
 					for _, s := range bothWays(t, b[0], b[1], opts...) {
 						st, err := s.Count(ctx)
-						if err != nil || st.Tours.Cmp(base.Tours) != 0 || st.Nodes != base.Nodes {
+						if err != nil || st.Tours.Cmp(base.Tours) != 0 || st.Work.Nodes != base.Work.Nodes {
 							t.Errorf("%dx%d from %v, %d workers, depth %d: %d tours %d nodes, %v; want %d tours %d nodes",
-								b[0], b[1], start, workers, depth, st.Tours, st.Nodes, err, base.Tours, base.Nodes)
+								b[0], b[1], start, workers, depth, st.Tours, st.Work.Nodes, err, base.Tours, base.Work.Nodes)
 						}
 					}
 				}
@@ -472,8 +472,8 @@ func TestShardsAddUp(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%dx%d closed=%v in %d shards: %v", b[0], b[1], closed, k, err)
 				}
-				if m.Tours.Cmp(whole.Tours) != 0 || m.Nodes != whole.Nodes {
-					t.Errorf("%dx%d closed=%v in %d shards: %d tours %d nodes, whole %d %d", b[0], b[1], closed, k, m.Tours, m.Nodes, whole.Tours, whole.Nodes)
+				if m.Tours.Cmp(whole.Tours) != 0 || m.Work.Nodes != whole.Work.Nodes {
+					t.Errorf("%dx%d closed=%v in %d shards: %d tours %d nodes, whole %d %d", b[0], b[1], closed, k, m.Tours, m.Work.Nodes, whole.Tours, whole.Work.Nodes)
 				}
 			}
 		}
@@ -506,14 +506,14 @@ func TestMergeStatsRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	otherJob.AllTasks, otherJob.Tasks = parts[2].AllTasks, parts[2].Tasks // all but the job alike
+	otherJob.Work.AllTasks, otherJob.Work.Tasks = parts[2].Work.AllTasks, parts[2].Work.Tasks // all but the job alike
 	for name, in := range map[string][]Stats{
 		"none":                     nil,
 		"missing":                  parts[:2],
 		"repeated":                 append(slices.Clone(parts), parts[1]),
 		"shard 2/3 relabelled 0/1": {relabelled},
-		"other cut":                with(1, func(s *Stats) { s.AllTasks++ }),
-		"more tasks than the tree": with(0, func(s *Stats) { s.Tasks = s.AllTasks + 1 }),
+		"other cut":                with(1, func(s *Stats) { s.Work.AllTasks++ }),
+		"more tasks than the tree": with(0, func(s *Stats) { s.Work.Tasks = s.Work.AllTasks + 1 }),
 		"negative tours":           with(0, func(s *Stats) { s.Tours = big.NewInt(-1) }),
 		"split of 2^62":            with(0, func(s *Stats) { s.Shards = 1 << 62 }),
 		"another count":            append(slices.Clone(parts[:2]), otherJob),

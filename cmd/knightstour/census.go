@@ -49,7 +49,7 @@ func runCensus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	res := censusResult{
 		Rows: rows, Cols: cols, Closed: census.Kind == knightstour.Closed, Directed: census.Directed, Undirected: census.Undirected,
-		Nodes: census.Nodes, ElapsedMS: float64(census.Elapsed) / float64(time.Millisecond),
+		Nodes: census.Work.Nodes, ElapsedMS: float64(census.Work.Elapsed) / float64(time.Millisecond),
 	}
 	for r := range rows {
 		row := make([]*big.Int, cols)
@@ -73,6 +73,6 @@ func runCensus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if res.Unique != nil {
 		fmt.Fprintf(stdout, "%s up to symmetry\n", grouped(res.Unique))
 	}
-	fmt.Fprintf(stdout, "%s, %s ms\n", count(census.Nodes, "node", "nodes"), millis(census.Elapsed))
+	fmt.Fprintf(stdout, "%s, %s ms\n", count(census.Work.Nodes, "node", "nodes"), millis(census.Work.Elapsed))
 	return nil
 }

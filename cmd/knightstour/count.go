@@ -207,8 +207,8 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		census, cerr := knightstour.RunCensus(ctx, rows, cols, knightstour.WithWorkers(s.workers), knightstour.WithMoveOrder(s.order...))
 		if err = cerr; err == nil {
 			res.Count = census.Directed
-			res.Nodes, res.Workers = census.Nodes, s.workers
-			res.ElapsedMS = float64(census.Elapsed) / float64(time.Millisecond)
+			res.Nodes, res.Workers = census.Work.Nodes, s.workers
+			res.ElapsedMS = float64(census.Work.Elapsed) / float64(time.Millisecond)
 		}
 	default:
 		if !c.quiet && *c.limit == 0 && rows*cols >= 48 {
@@ -216,8 +216,8 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		}
 		st, serr := s.Count(ctx)
 		if err = serr; err == nil {
-			res.Count, res.Nodes, res.Tasks, res.AllTasks, res.Workers = st.Tours, st.Nodes, st.Tasks, st.AllTasks, st.Workers
-			res.ElapsedMS = float64(st.Elapsed) / float64(time.Millisecond)
+			res.Count, res.Nodes, res.Tasks, res.AllTasks, res.Workers = st.Tours, st.Work.Nodes, st.Work.Tasks, st.Work.AllTasks, st.Work.Workers
+			res.ElapsedMS = float64(st.Work.Elapsed) / float64(time.Millisecond)
 		}
 	}
 	progress.done()

@@ -230,8 +230,12 @@ func checkRecord(c *countResult) error {
 func mergeDP(out *countResult, counts []*countResult) error {
 	parts := make([]*knightstour.DPCount, len(counts))
 	for i, c := range counts {
-		parts[i] = &knightstour.DPCount{Rows: c.Rows, Cols: c.Cols, Closed: c.Closed, Shard: c.Shard, Shards: c.Shards,
-			Tours: c.Count, Undirected: c.Count, ByLength: c.ByLength, Work: knightstour.DPWork{
+		kind := knightstour.Open
+		if c.Closed {
+			kind = knightstour.Closed
+		}
+		parts[i] = &knightstour.DPCount{Rows: c.Rows, Cols: c.Cols, Kind: kind, Shard: c.Shard, Shards: c.Shards,
+			Tours: c.Count, Undirected: c.Count, ByLength: c.ByLength, Work: knightstour.Work{
 				States: c.States, PeakStates: c.PeakStates, PeakBytes: c.PeakBytes, Workers: c.Workers,
 				PartedAt: c.PartedAt, Followed: c.Followed, Passes: c.Passes, Narrowed: c.Narrowed,
 				Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond))}}
@@ -264,14 +268,14 @@ func mergeEnum(out *countResult, counts []*countResult, job string) error {
 			// count is at most twice the nodes.
 			return fmt.Errorf("shard %d/%d: %v tours from %d nodes of the search", c.Shard, c.Shards, c.Count, c.Nodes)
 		}
-		parts[i] = knightstour.Stats{Job: job, Tours: c.Count, Nodes: c.Nodes, Tasks: c.Tasks, AllTasks: c.AllTasks,
-			Shard: c.Shard, Shards: c.Shards, Workers: c.Workers, Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond))}
+		parts[i] = knightstour.Stats{Job: job, Tours: c.Count, Shard: c.Shard, Shards: c.Shards, Work: knightstour.Work{
+			Nodes: c.Nodes, Tasks: c.Tasks, AllTasks: c.AllTasks, Workers: c.Workers, Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond))}}
 	}
 	whole, err := knightstour.MergeStats(parts...)
 	if err != nil {
 		return err
 	}
-	out.Count, out.Nodes, out.Tasks = whole.Tours, whole.Nodes, whole.Tasks
+	out.Count, out.Nodes, out.Tasks = whole.Tours, whole.Work.Nodes, whole.Work.Tasks
 	out.Shard, out.Shards, out.Workers, out.ElapsedMS = 0, 1, 0, 0
 	for _, c := range counts {
 		out.Workers += c.Workers

@@ -33,7 +33,7 @@ func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		st := tours.Stats()
-		fmt.Fprintf(stdout, "Elapsed time = %s [msecs]\n", millis(st.Elapsed))
+		fmt.Fprintf(stdout, "Elapsed time = %s [msecs]\n", millis(st.Work.Elapsed))
 		fmt.Fprintf(stdout, "Found: %d\n", tours.Len())
 		if first == nil {
 			first = tours
