@@ -200,7 +200,8 @@ func (s *Solver) First(ctx context.Context) (Tour, error) {
 // the parts are of one count (the same Job) and are shards 0 to n-1 of one
 // split, each once, of a tree cut
 // into the same tasks, whose tasks add up to the tree's: a part missing,
-// repeated, from another split or another count, or relabelled.
+// repeated, from another split or another count, relabelled, or with more
+// tours than its search could have found.
 func MergeStats(parts ...Stats) (Stats, error) {
 	if len(parts) == 0 {
 		return Stats{}, fmt.Errorf("%w: no results", ErrMerge)
@@ -215,8 +216,11 @@ func MergeStats(parts ...Stats) (Stats, error) {
 			return Stats{}, fmt.Errorf("%w: shard %d/%d walked %d of %d tasks, shard %d/%d's tree has %d", ErrMerge, p.Shard, p.Shards, p.Work.Tasks, p.Work.AllTasks, parts[0].Shard, parts[0].Shards, out.Work.AllTasks)
 		}
 		ids[i] = shard.ID{Index: p.Shard, Count: p.Shards}
-		if p.Tours == nil || p.Tours.Sign() < 0 {
-			return Stats{}, fmt.Errorf("%w: shard %d/%d counts %v tours", ErrMerge, p.Shard, p.Shards, p.Tours)
+		// Every tour ends a path of the search tree at a node of its own,
+		// and a closed tour read backwards is counted with it: a count is
+		// at most twice the nodes.
+		if p.Tours == nil || p.Tours.Sign() < 0 || p.Tours.Cmp(new(big.Int).Lsh(new(big.Int).SetUint64(p.Work.Nodes), 1)) > 0 {
+			return Stats{}, fmt.Errorf("%w: shard %d/%d counts %v tours from %d nodes of the search", ErrMerge, p.Shard, p.Shards, p.Tours, p.Work.Nodes)
 		}
 		out.Tours.Add(out.Tours, p.Tours)
 		out.Work.Nodes += p.Work.Nodes

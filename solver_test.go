@@ -515,6 +515,7 @@ func TestMergeStatsRefuses(t *testing.T) {
 		"other cut":                with(1, func(s *Stats) { s.Work.AllTasks++ }),
 		"more tasks than the tree": with(0, func(s *Stats) { s.Work.Tasks = s.Work.AllTasks + 1 }),
 		"negative tours":           with(0, func(s *Stats) { s.Tours = big.NewInt(-1) }),
+		"more tours than nodes":    with(0, func(s *Stats) { s.Tours = new(big.Int).SetUint64(2*s.Work.Nodes + 1) }),
 		"split of 2^62":            with(0, func(s *Stats) { s.Shards = 1 << 62 }),
 		"another count":            append(slices.Clone(parts[:2]), otherJob),
 	} {

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/big"
 	"os"
 	"reflect"
 	"strings"
@@ -262,12 +261,6 @@ func mergeDP(out *countResult, counts []*countResult) error {
 func mergeEnum(out *countResult, counts []*countResult, job string) error {
 	parts := make([]knightstour.Stats, len(counts))
 	for i, c := range counts {
-		if c.Count.Cmp(new(big.Int).Lsh(new(big.Int).SetUint64(c.Nodes), 1)) > 0 {
-			// Every tour ends a path of the search tree at a node of its
-			// own; a closed tour read backwards is counted with it, so a
-			// count is at most twice the nodes.
-			return fmt.Errorf("shard %d/%d: %v tours from %d nodes of the search", c.Shard, c.Shards, c.Count, c.Nodes)
-		}
 		parts[i] = knightstour.Stats{Job: job, Tours: c.Count, Shard: c.Shard, Shards: c.Shards, Work: knightstour.Work{
 			Nodes: c.Nodes, Tasks: c.Tasks, AllTasks: c.AllTasks, Workers: c.Workers, Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond))}}
 	}
