@@ -238,13 +238,17 @@ func TestCountDPSameCounts(t *testing.T) {
 	if exhaustive {
 		boards = append(boards, board{5, 7, nil}, board{5, 8, []CountDPOption{WithAllLengths(), WithClosed()}})
 	}
+	// Base 11 keeps every state as it is, where keys in nibbles keep the
+	// lesser of a state and its reflection at the end of a column (closed
+	// tours and free ends): their states differ, not their counts.
 	variants := []struct {
-		name string
-		opts []CountDPOption
+		name   string
+		opts   []CountDPOption
+		ignore []string
 	}{
-		{"base 11", []CountDPOption{withBase11()}},
-		{"lean step", []CountDPOption{withLeanStep()}},
-		{"lean step in base 11", []CountDPOption{withLeanStep(), withBase11()}},
+		{"base 11", []CountDPOption{withBase11()}, []string{"PeakBytes", "Elapsed", "States", "PeakStates"}},
+		{"lean step", []CountDPOption{withLeanStep()}, []string{"PeakBytes", "Elapsed"}},
+		{"lean step in base 11", []CountDPOption{withLeanStep(), withBase11()}, []string{"PeakBytes", "Elapsed", "States", "PeakStates"}},
 	}
 	sameBig := cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })
 	for _, b := range boards {
@@ -254,7 +258,7 @@ func TestCountDPSameCounts(t *testing.T) {
 		want := mustCountDP(t, b.rows, b.cols, b.opts...)
 		for _, v := range variants {
 			got := mustCountDP(t, b.rows, b.cols, append(append([]CountDPOption{}, b.opts...), v.opts...)...)
-			if diff := cmp.Diff(want, got, sameBig, cmpopts.IgnoreFields(Work{}, "PeakBytes", "Elapsed")); diff != "" {
+			if diff := cmp.Diff(want, got, sameBig, cmpopts.IgnoreFields(Work{}, v.ignore...)); diff != "" {
 				t.Errorf("%dx%d %s (-default +%s):\n%s", b.rows, b.cols, v.name, v.name, diff)
 			}
 		}

@@ -95,6 +95,17 @@ type shift struct {
 	// with: shiftMask and shiftWindow take them out and put them in.
 	drop uint32
 	pad  uint8
+	// mirror, where mirrored is set, gives for each position of the window
+	// after v the position of the square that reflecting the board across
+	// its length (row r to row w-1-r) puts there. It is set where v ends a
+	// column and the window after it is the squares of the last two
+	// columns, which the reflection maps onto themselves: the narrow
+	// sweeps' windows there, never those of SweepRows.
+	mirror   [MaxSlots]int8
+	mirrored bool
+	// mfrom is from for the reflection of the window after v: the position
+	// before v whose square's state each position takes (encodeFrom).
+	mfrom [MaxSlots]int8
 }
 
 // MaxSlots is the most squares a state describes: 17, the window of
@@ -271,7 +282,32 @@ func (f *board) makeSteps(win [][]int, last []int) {
 		for i := range int(st.pad) { // empty positions take a position that holds done
 			st.from[i] = int8(bits.TrailingZeros32(st.drop))
 		}
+		if (v+1)%w == 0 && v+1 < f.n {
+			st.mirrored = f.mirrorOf(win[v+1], &st.mirror)
+			for i := range f.slots {
+				st.mfrom[st.mirror[i]] = st.from[i]
+			}
+		}
 	}
+}
+
+// mirrorOf sets mirror to where reflecting the board across its length
+// takes each position of the window win (empty positions stay), and
+// reports whether the reflection maps the squares of win onto themselves.
+func (f *board) mirrorOf(win []int, mirror *[MaxSlots]int8) bool {
+	for p, u := range win {
+		mirror[p] = int8(p)
+		if u < 0 {
+			continue
+		}
+		m := u - u%f.w + f.rank[f.w-1-f.rows[u%f.w]]
+		q := slices.Index(win, m)
+		if q < 0 {
+			return false
+		}
+		mirror[p] = int8(q)
+	}
+	return true
 }
 
 // sweepRows returns the order in which sweep adds the rows of a column w
@@ -371,6 +407,12 @@ func (f *board) encode(a *[18]uint8, z int, st *shift) (key uint64) {
 		}
 		return f.withZ(relabel(word), z)
 	}
+	return f.encodeFrom(a, z, &st.from)
+}
+
+// encodeFrom packs in base 11 the window whose position i takes the state
+// of position from[i] of a, and the z-state.
+func (f *board) encodeFrom(a *[18]uint8, z int, from *[MaxSlots]int8) (key uint64) {
 	// code[c] is one more than the new code of c, or 0 while c is unseen;
 	// codes below slotLabel keep their value. Labels are under 48: those
 	// decoded start at slotLabel, those link makes at 24. The loop has no
@@ -378,7 +420,7 @@ func (f *board) encode(a *[18]uint8, z int, st *shift) (key uint64) {
 	code := [48]uint8{slotFree + 1, slotDone + 1, slotToZ + 1}
 	next := uint8(slotLabel + 1)
 	for i := f.slots - 1; i >= 0; i-- { // base 11 packs from the far end, so labels are named from there
-		c := a[st.from[i]]
+		c := a[from[i]]
 		r := code[c]
 		fresh := (r - 1) >> 7 // 1 if unseen
 		r += fresh * next

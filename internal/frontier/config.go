@@ -91,6 +91,9 @@ type Config struct {
 	passPart float64
 	// compact, for tests, keeps every layer on disk compact, however small.
 	compact bool
+	// noMirror, for tests, keeps every state as it is at the end of a
+	// column, not the lesser of it and its reflection (counter.mirror).
+	noMirror bool
 }
 
 // check refuses a Config no count can be made of.

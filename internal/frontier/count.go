@@ -131,6 +131,7 @@ func newCounter(f *board, cfg Config) *counter {
 	if r.spill {
 		r.disk = newDiskGuard(r.layerPrefix(), cfg.freeBytes)
 	}
+	r.mirror = cfg.Mode != FromStart && !cfg.noMirror
 	if cfg.Mode == FromStart {
 		r.start = f.latest(cfg.StartRow, cfg.StartCol)
 		if cfg.AllLengths || cfg.EarlyStart { // the shorter boards hold the start where it is

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
@@ -366,6 +367,8 @@ func randomWindows(b testing.TB, rows, cols int) (*board, [][18]uint8) {
 // demand filter of 8x8 (a minute) has to be made first; the start is added
 // early in some, so that z's state is told both before and after it; one
 // keeps its layers on disk, compact (in the order of the nibble mixer).
+// The states are kept as they are, not as the lesser of a state and its
+// reflection, which only nibbles do (TestMirror).
 func TestSixteenNibbles(t *testing.T) {
 	squares := 18 // past the first two columns: every nibble of the window in use
 	if exhaustive {
@@ -381,6 +384,7 @@ func TestSixteenNibbles(t *testing.T) {
 		{Rows: 8, Cols: 8, Mode: FromStart, StartRow: 7, Sweep: SweepNarrow, EarlyStart: true, Lean: true, SpillDir: t.TempDir(), compact: true},
 	} {
 		cfg.Workers, cfg.MemoryLimit, cfg.AllDemands = 2, 2<<30, true
+		cfg.noMirror = true // base 11 keeps every state as it is
 		states := func(base11 bool) []int {
 			cfg.Base11 = base11
 			var got []int
@@ -417,7 +421,7 @@ func wholeCount(t *testing.T, cfg Config) *Result {
 	t.Helper()
 	c := Config{Rows: cfg.Rows, Cols: cfg.Cols, Mode: cfg.Mode, StartRow: cfg.StartRow, StartCol: cfg.StartCol,
 		AllLengths: cfg.AllLengths, AllDemands: cfg.AllDemands, Sweep: cfg.Sweep, EarlyStart: cfg.EarlyStart,
-		Shard: cfg.Shard, Shards: cfg.Shards, Workers: 2, MemoryLimit: 1 << 30}
+		Shard: cfg.Shard, Shards: cfg.Shards, Workers: 2, MemoryLimit: 1 << 30, noMirror: cfg.noMirror}
 	key := fmt.Sprintf("%+v", c)
 	if r, ok := wholeCounts.Load(key); ok {
 		return r.(*Result)
@@ -428,4 +432,66 @@ func wholeCount(t *testing.T, cfg Config) *Result {
 	}
 	wholeCounts.Store(key, r)
 	return r
+}
+
+// TestMirror checks that keeping the lesser of a state and its reflection
+// at the end of each column (counter.mirror) finds the counts of keeping
+// every state, with fewer states, on boards of even and odd width, both
+// narrow sweeps, closed tours and tours with free ends (whose z-states name
+// a colour that the reflection of an even width swaps), every length, by
+// the buffered and the lean step, keys in nibbles and in base 11; and that
+// counts from a start,
+// which the reflection would move, keep every state.
+func TestMirror(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	cfgs := []Config{
+		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow},
+		{Rows: 6, Cols: 6, Mode: FreeEnds, Sweep: SweepNarrow},
+		{Rows: 5, Cols: 7, Mode: FreeEnds, Sweep: SweepNarrowDown},
+		{Rows: 8, Cols: 5, Mode: Closed, Sweep: SweepNarrow, AllLengths: true},
+		{Rows: 4, Cols: 9, Mode: FreeEnds, Sweep: SweepNarrow, AllLengths: true, Lean: true},
+		{Rows: 5, Cols: 7, Mode: FromStart, Sweep: SweepNarrow, StartRow: 2, StartCol: 3, EarlyStart: true},
+		{Rows: 8, Cols: 4, Mode: FreeEnds, Sweep: SweepNarrow}, // base 11: 16 nibbles leave no room for z's colour
+		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrowDown, Base11: true},
+	}
+	if exhaustive {
+		cfgs = append(cfgs,
+			Config{Rows: 6, Cols: 8, Mode: Closed, Sweep: SweepNarrow, AllLengths: true},
+			Config{Rows: 7, Cols: 7, Mode: FreeEnds, Sweep: SweepNarrow},
+			Config{Rows: 6, Cols: 7, Mode: FreeEnds, AllLengths: true, Sweep: SweepNarrowDown})
+	}
+	count := func(cfg Config) *Result {
+		r, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	sum := func(states []int) (n int) {
+		for _, s := range states {
+			n += s
+		}
+		return n
+	}
+	for _, cfg := range cfgs {
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		mirrored := count(cfg)
+		cfg.noMirror = true
+		every := count(cfg)
+		name := fmt.Sprintf("%dx%d %v %v", cfg.Rows, cfg.Cols, cfg.Mode, cfg.Sweep)
+		var want, got []string
+		for i := range every.ByLength {
+			want, got = append(want, every.ByLength[i].String()), append(got, mirrored.ByLength[i].String())
+		}
+		want, got = append(want, every.Tours.String()), append(got, mirrored.Tours.String())
+		if diff := gocmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: counts (-every state +mirrored):\n%s", name, diff)
+		}
+		switch m, e := sum(mirrored.States), sum(every.States); {
+		case cfg.Mode == FromStart && m != e:
+			t.Errorf("%s: %d states, %d when every state is kept: a count from a start has no reflection", name, m, e)
+		case cfg.Mode != FromStart && 10*m > 7*e:
+			t.Errorf("%s: %d states, %d when every state is kept: want at most 70%%", name, m, e)
+		}
+	}
 }

@@ -14,10 +14,17 @@ type counter struct {
 	mode        Mode
 	start       int // index of the start square in the board's order, or -1
 	startColour int
-	cfg         Config
-	mem         *memory
-	arena       *arena   // the layers' groups, for one attempt
-	pool        *binPool // the buffered steps' bins, while the steps are buffered
+	// mirror says that the states at the end of each column are kept as
+	// the lesser key of a state and its reflection across the board's
+	// length: the squares still to add are the same after the reflection,
+	// so a state and its reflection end in as many tours, and one entry
+	// holds both. It holds for closed tours and tours with free ends,
+	// which have no start.
+	mirror bool
+	cfg    Config
+	mem    *memory
+	arena  *arena   // the layers' groups, for one attempt
+	pool   *binPool // the buffered steps' bins, while the steps are buffered
 	// mergeHigh is the most memory the merge buffers of a buffered step
 	// have taken in this count (see mergeRoom).
 	mergeHigh int64

@@ -114,6 +114,18 @@ func (w *worker) finishPacked(x window, z int, free, ends uint32, complete bool,
 		return
 	}
 	c := st.shiftWindow(x)
+	if w.mirror {
+		c, z = w.r.lesser(c, z, st)
+		key := w.r.f.withZ(relabel(c), z)
+		if e := w.buffered; e != nil && e.by.byDemand {
+			if g, ok := e.bucket(key); ok {
+				e.put(g, key, val)
+			}
+			return
+		}
+		w.emit(key, val)
+		return
+	}
 	if e := w.buffered; e != nil && e.by.byDemand {
 		// Bins group by demand, which renaming labels leaves as it is: a
 		// state of another pass is dropped before its labels are renamed,
@@ -150,4 +162,25 @@ func (w *worker) endBoardPacked(x window, z int, free, ends uint32, complete boo
 	if complete && addLimbs(w.cut, val) {
 		w.err = errOverflow
 	}
+}
+
+// lesser returns, of the window c (made by st, which ends a column) with
+// z-state z and its reflection across the board's length, the one a count
+// with counter.mirror keeps. It compares them with the labels named from
+// the last square added and that square's nibble the most significant:
+// the squares added last stay longest, and choosing by them makes states
+// that differ only in squares about to leave choose alike, so that their
+// successors still meet. On boards of an even width the reflection swaps
+// the colours, and with them the z-states that name the colour of the
+// second end.
+func (r *counter) lesser(c uint64, z int, st *shift) (uint64, int) {
+	m, zm := reflect(c, &st.mirror, r.f.slots), z
+	if r.f.w%2 == 0 && z%2 == 1 {
+		zm = 4 - z
+	}
+	a, b := reverseNibbles(relabel(reverseNibbles(c))), reverseNibbles(relabel(reverseNibbles(m)))
+	if b < a || b == a && zm < z {
+		return m, zm
+	}
+	return c, z
 }

@@ -46,7 +46,9 @@ func TestCountPasses(t *testing.T) {
 	}
 	for _, tt := range counts {
 		cfg := tt.cfg
-		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		// Every state kept as it is: a step in passes of some classes
+		// keeps no reflection (counter.mirror), one in a single pass does.
+		cfg.Workers, cfg.MemoryLimit, cfg.noMirror = 2, 1<<30, true
 		want := wholeCount(t, cfg)
 		cfg.SpillDir, cfg.Lean, cfg.MemoryLimit = t.TempDir(), true, tt.limit
 		got, err := Count(context.Background(), cfg)
@@ -93,7 +95,9 @@ func TestCountClassPasses(t *testing.T) {
 		parts = append(parts, 0.05)
 	}
 	for _, cfg := range boards {
-		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		// Every state kept as it is: a step in passes of some classes
+		// keeps no reflection (counter.mirror), one in a single pass does.
+		cfg.Workers, cfg.MemoryLimit, cfg.noMirror = 2, 1<<30, true
 		want := wholeCount(t, cfg)
 		for _, part := range parts {
 			for _, lean := range []bool{true, false} {

@@ -82,12 +82,16 @@ func TestCheckpointBetweenPasses(t *testing.T) {
 	}
 	for _, tt := range counts {
 		cfg := tt.cfg
-		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		// A step in passes of some classes keeps every state as it is, and
+		// one in a single pass the lesser of a state and its reflection
+		// (counter.mirror): the states after a square would depend on the
+		// passes, which the whole count takes otherwise.
+		cfg.Workers, cfg.MemoryLimit, cfg.noMirror = 2, 1<<30, true
 		if tt.limit > 0 {
 			cfg.MemoryLimit = tt.limit
 		}
 		want := wholeCount(t, Config{Rows: cfg.Rows, Cols: cfg.Cols, Mode: cfg.Mode, StartRow: cfg.StartRow,
-			AllLengths: cfg.AllLengths, Shard: cfg.Shard, Shards: cfg.Shards, Sweep: cfg.Sweep, Workers: 2, MemoryLimit: 1 << 30})
+			AllLengths: cfg.AllLengths, Shard: cfg.Shard, Shards: cfg.Shards, Sweep: cfg.Sweep, Workers: 2, MemoryLimit: 1 << 30, noMirror: true})
 		dir := t.TempDir()
 		cfg.Checkpoint = filepath.Join(dir, "count.ckpt")
 		m := stoppedBetweenPasses(t, cfg, tt.v, tt.pass)

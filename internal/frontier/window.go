@@ -120,6 +120,22 @@ func (x window) link(a, b int, fresh uint64, closed bool) (out window, complete,
 	return x, false, true
 }
 
+// reflect moves the nibble of each position p of word to position
+// mirror[p], for the first slots positions.
+func reflect(word uint64, mirror *[MaxSlots]int8, slots int) uint64 {
+	var out uint64
+	for p := range slots {
+		out |= (word >> (4 * p) & 15) << (4 * uint(mirror[p]))
+	}
+	return out
+}
+
+// reverseNibbles reverses the order of the 16 nibbles of word.
+func reverseNibbles(word uint64) uint64 {
+	word = bits.ReverseBytes64(word)
+	return word>>4&0x0f0f0f0f0f0f0f0f | word&0x0f0f0f0f0f0f0f0f<<4
+}
+
 // Labels link makes: canonical states use labels from slotLabel up to
 // slotLabel+7, as 16 positions hold at most 8 pairs.
 const (

@@ -74,6 +74,10 @@ type worker struct {
 	// zFull is the z-state of this step's packed keys with no square whose
 	// piece of path leads to z, where the keys leave z out (zOf).
 	zFull int
+	// mirror says that the states this worker makes in the pass under way
+	// are kept as the lesser of themselves and their reflection (see
+	// counter.mirror, stepper.expand).
+	mirror bool
 }
 
 // A state's z-state says how many edges z has left to give, and for free
@@ -350,6 +354,18 @@ func (w *worker) finish(arr [18]uint8, z int, free uint32, complete bool, val []
 		return
 	}
 	key := w.r.f.encode(a, z, st)
+	if w.mirror {
+		// The reflection's key, if less: in base 11 the z-state and then
+		// the square added last weigh most, and labels are named from it
+		// (see counter.lesser).
+		zm := z
+		if w.r.f.w%2 == 0 && z%2 == 1 {
+			zm = 4 - z
+		}
+		if m := w.r.f.encodeFrom(a, zm, &st.mfrom); m < key {
+			key = m
+		}
+	}
 	w.emit(key, val)
 }
 
