@@ -12,6 +12,10 @@
 #   SCALING=1 scripts/bench.sh  # also the frontier count on 1 and on 2
 #                               # workers (scripts/scaling.sh on 7x7 and
 #                               # 8x8 closed: about 25 more minutes)
+#   AGAINST=b467975 scripts/bench.sh  # also the frontier count by that
+#                               # commit's binary and this one's
+#                               # (scripts/against.sh on 7x7 and 8x8
+#                               # closed: about 15 more minutes)
 #
 # Run it on an otherwise idle machine: anything else running (even a pipe
 # into another program) takes a core from the parallel benchmarks.
@@ -86,6 +90,12 @@ if [ -x /usr/bin/time ]; then
 	rmdir "$spill"
 else
 	dp77="| (no /usr/bin/time) |"
+fi
+
+against=""
+if [ -n "${AGAINST:-}" ]; then
+	echo "timing the frontier count against $AGAINST" >&2
+	against=$(BOARDS="7x7;-closed 8x8" scripts/against.sh "$AGAINST")
 fi
 
 scaling=""
@@ -200,6 +210,14 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo "| the class of a key, for a pass (\`Class\`) | $(median Class ns/key) |"
 	echo "| a layer's group packed for disk (\`Encode\`) | $(median Encode ns/state) |"
 	echo
+	if [ -n "$against" ]; then
+		echo "## Against $AGAINST"
+		echo
+		echo "The frontier count by the binary of $AGAINST and by this one, one after the other on the same machine, one run each (\`BOARDS=\"7x7;-closed 8x8\" scripts/against.sh $AGAINST\`): the measure of the step made faster. Closed tours and free ends keep a state and its reflection as one at the end of each column (docs/counting.md, \"A state and its reflection\"); counts from a start keep every state."
+		echo
+		echo "$against"
+		echo
+	fi
 	if [ -n "$scaling" ]; then
 		echo "## Across cores"
 		echo
