@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
@@ -484,7 +483,7 @@ func TestMirror(t *testing.T) {
 			want, got = append(want, every.ByLength[i].String()), append(got, mirrored.ByLength[i].String())
 		}
 		want, got = append(want, every.Tours.String()), append(got, mirrored.Tours.String())
-		if diff := gocmp.Diff(want, got); diff != "" {
+		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: counts (-every state +mirrored):\n%s", name, diff)
 		}
 		switch m, e := sum(mirrored.States), sum(every.States); {
