@@ -519,3 +519,13 @@ func decode17(key uint64, a *[18]uint8) (z int, free, ends uint32) {
 	binary.LittleEndian.PutUint16(a[15:], uint16(t))
 	return int(t >> 16 & 0xff), free | t>>24&3<<15, ends | t>>28&3<<15
 }
+
+// reflect moves the nibble of each position p of word to position
+// mirror[p], for the first slots positions.
+func reflect(word uint64, mirror *[MaxSlots]int8, slots int) uint64 {
+	var out uint64
+	for p := range slots {
+		out |= (word >> (4 * p) & 15) << (4 * uint(mirror[p]))
+	}
+	return out
+}

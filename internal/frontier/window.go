@@ -120,16 +120,6 @@ func (x window) link(a, b int, fresh uint64, closed bool) (out window, complete,
 	return x, false, true
 }
 
-// reflect moves the nibble of each position p of word to position
-// mirror[p], for the first slots positions.
-func reflect(word uint64, mirror *[MaxSlots]int8, slots int) uint64 {
-	var out uint64
-	for p := range slots {
-		out |= (word >> (4 * p) & 15) << (4 * uint(mirror[p]))
-	}
-	return out
-}
-
 // reverseNibbles reverses the order of the 16 nibbles of word.
 func reverseNibbles(word uint64) uint64 {
 	word = bits.ReverseBytes64(word)
