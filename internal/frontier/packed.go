@@ -116,15 +116,6 @@ func (w *worker) finishPacked(x window, z int, free, ends uint32, complete bool,
 	c := st.shiftWindow(x)
 	if w.mirror {
 		c, z = w.r.lesser(c, z, st)
-		key := w.r.f.withZ(relabel(c), z)
-		if e := w.buffered; e != nil && e.by.byDemand {
-			if g, ok := e.bucket(key); ok {
-				e.put(g, key, val)
-			}
-			return
-		}
-		w.emit(key, val)
-		return
 	}
 	if e := w.buffered; e != nil && e.by.byDemand {
 		// Bins group by demand, which renaming labels leaves as it is: a
