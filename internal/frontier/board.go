@@ -97,10 +97,12 @@ type shift struct {
 	pad  uint8
 	// mirror, where mirrored is set, gives for each position of the window
 	// after v the position of the square that reflecting the board across
-	// its length (row r to row w-1-r) puts there. It is set where v ends a
-	// column and the window after it is the squares of the last two
-	// columns, which the reflection maps onto themselves: the narrow
-	// sweeps' windows there, never those of SweepRows.
+	// its length (row r to row w-1-r) puts there. It is set where the
+	// reflection maps onto themselves both the squares still to add and
+	// the window after v: where the rows of v's column added so far are
+	// their own reflection (reflects), and the window holds whole columns
+	// and those rows, as the narrow sweeps' windows do. SweepRows' never
+	// do: they hold part of a third column.
 	mirror   [MaxSlots]int8
 	mirrored bool
 	// mfrom is from for the reflection of the window after v: the position
@@ -282,13 +284,29 @@ func (f *board) makeSteps(win [][]int, last []int) {
 		for i := range int(st.pad) { // empty positions take a position that holds done
 			st.from[i] = int8(bits.TrailingZeros32(st.drop))
 		}
-		if (v+1)%w == 0 && v+1 < f.n {
+		if v+1 < f.n && f.reflects(v) {
 			st.mirrored = f.mirrorOf(win[v+1], &st.mirror)
 			for i := range f.slots {
 				st.mfrom[st.mirror[i]] = st.from[i]
 			}
 		}
 	}
+}
+
+// reflects reports whether the rows of v's column added up to v are their
+// own reflection across the board's length, as they are at the end of
+// every column: then so are the squares still to add. The narrow sweep
+// adds odd rows first, and is there within a column too: on 8 rows after
+// rows 1 to 6, on 7 after rows 1, 3 and 5 and after rows 1 to 5, on 6
+// after rows 1 to 4.
+func (f *board) reflects(v int) bool {
+	added := f.rows[:v%f.w+1]
+	for _, r := range added {
+		if !slices.Contains(added, f.w-1-r) {
+			return false
+		}
+	}
+	return true
 }
 
 // mirrorOf sets mirror to where reflecting the board across its length

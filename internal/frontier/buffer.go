@@ -424,6 +424,16 @@ func (m *merger) sortBucket(parts [][]uint64, shift, sub uint) error {
 	}
 	e := 0
 	for _, p := range parts {
+		if stride == 2 { // a key and one limb, nearly always: no call to copy
+			for j := 0; j+1 < len(p); j += 2 {
+				g := m.of[e]
+				e++
+				at := count[g]
+				m.sorted[at], m.sorted[at+1] = p[j], p[j+1]
+				count[g] += 2
+			}
+			continue
+		}
 		for j := 0; j < len(p); j += stride {
 			g := m.of[e]
 			e++
@@ -467,6 +477,7 @@ func (m *merger) merge(parts [][]uint64) (out []uint64, err error) {
 	out = m.out[:0]
 	overflow := false
 	mask := uint64(size - 1)
+	places := 0 // the entries in out
 	for _, p := range parts {
 		for j := 0; j < len(p); j += stride {
 			key := p[j]
@@ -476,8 +487,13 @@ func (m *merger) merge(parts [][]uint64) (out []uint64, err error) {
 			for {
 				slot := table[i]
 				if slot == 0 {
-					table[i] = tag | uint64(len(out)/stride+1)
-					out = append(out, p[j:j+stride]...)
+					places++
+					table[i] = tag | uint64(places)
+					if k == 1 {
+						out = append(out, key, p[j+1])
+					} else {
+						out = append(out, p[j:j+stride]...)
+					}
 					break
 				}
 				if slot&^(1<<placeBits-1) == tag {

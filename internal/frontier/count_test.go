@@ -434,7 +434,8 @@ func wholeCount(t *testing.T, cfg Config) *Result {
 }
 
 // TestMirror checks that keeping the lesser of a state and its reflection
-// at the end of each column (counter.mirror) finds the counts of keeping
+// where the rows added of a column are their own reflection, at its end
+// and within it (counter.mirror), finds the counts of keeping
 // every state, with fewer states, on boards of even and odd width, both
 // narrow sweeps, closed tours and tours with free ends (whose z-states name
 // a colour that the reflection of an even width swaps), every length, by

@@ -132,3 +132,42 @@ func TestNarrowWindow(t *testing.T) {
 		t.Errorf("window squares (-want +got):\n%s", diff)
 	}
 }
+
+// TestReflections checks where within a column the count may keep a state
+// and its reflection as one (board.reflects, shift.mirrored): where the
+// rows of the column added so far are their own reflection, as at every
+// column's end, and there only.
+func TestReflections(t *testing.T) {
+	for _, c := range []struct {
+		sweep Sweep
+		w     int
+		rows  []int // the column's rows in the order the sweep adds them
+		at    []int // the squares of the column after which reflections may be kept
+	}{
+		{SweepNarrow, 3, []int{1, 0, 2}, []int{0, 2}},
+		{SweepNarrow, 4, []int{1, 2, 0, 3}, []int{1, 3}},
+		{SweepNarrow, 5, []int{1, 3, 2, 0, 4}, []int{1, 2, 4}},
+		{SweepNarrow, 6, []int{1, 3, 4, 2, 0, 5}, []int{3, 5}},
+		{SweepNarrow, 7, []int{1, 3, 5, 4, 2, 0, 6}, []int{2, 4, 6}},
+		{SweepNarrow, 8, []int{1, 3, 5, 6, 4, 2, 0, 7}, []int{5, 7}},
+		{SweepNarrowDown, 5, []int{3, 1, 0, 2, 4}, []int{1, 4}},
+		{SweepNarrowDown, 7, []int{5, 3, 1, 0, 2, 4, 6}, []int{2, 6}},
+		{SweepNarrowDown, 8, []int{6, 4, 2, 0, 1, 3, 5, 7}, []int{7}},
+		{SweepRows, 6, []int{0, 1, 2, 3, 4, 5}, nil}, // its window holds part of a third column
+	} {
+		f, err := newBoard(c.w, 9, c.sweep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := 4 * c.w // a column in the middle of the board
+		var at []int
+		for i := range c.w {
+			if f.shifts[col+i].mirrored {
+				at = append(at, i)
+			}
+		}
+		if diff := cmp.Diff([]any{c.rows, c.at}, []any{f.rows, at}); diff != "" {
+			t.Errorf("%v, %d wide: rows and squares that keep reflections (-want +got):\n%s", c.sweep, c.w, diff)
+		}
+	}
+}
