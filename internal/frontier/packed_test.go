@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // relabelByWalk is relabel as a walk over the word, pair after pair in
@@ -99,5 +101,25 @@ func BenchmarkRelabel(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(words)), "ns/word")
 	if sum == 1 {
 		b.Log(sum)
+	}
+}
+
+// TestNibbleBits checks the moves between a bit a square and a nibble a
+// square: spread undoes squeeze, and nibbleKindBits tells each square's
+// kind as kind does.
+func TestNibbleBits(t *testing.T) {
+	for _, m := range []uint32{0, 1, 0x8000, 0xffff, 0xa5a5, 0x1234, 0x8001} {
+		if got := squeeze(spread(m)); got != m {
+			t.Errorf("squeeze(spread(%#x)) = %#x", m, got)
+		}
+	}
+	word := uint64(0xfedcba9876543210)
+	var want, got []int
+	for p := range 16 {
+		want = append(want, []int{0, 1, 3}[kind(word>>(4*p)&15)])
+		got = append(got, int(nibbleKindBits(word)>>(4*p)&15))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("nibbleKindBits(%#x) (-want +got):\n%s", word, diff)
 	}
 }

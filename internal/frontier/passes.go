@@ -58,6 +58,23 @@ func (c *classifier) setPositions(pos []int) {
 	}
 }
 
+// after returns the window positions after the step st (as bits) that
+// hold the classifier's positions before it, and whether they all stay:
+// a pass of some classes makes states of its classes there, and keeps a
+// state's reflection in its place only where the reflection's squares
+// there are of the same kinds (worker.classAt).
+func (c *classifier) after(st *shift) (uint32, bool) {
+	var at uint32
+	for _, p := range c.pos {
+		q := st.next[p]
+		if q < 0 {
+			return 0, false
+		}
+		at |= 1 << q
+	}
+	return at, true
+}
+
 // kind returns what a square's code in a key is, for its class: free (0),
 // done (1), or one end of a piece of path (2), whatever the piece.
 func kind(code uint64) int { return int(min(code, slotToZ)) }

@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -47,7 +48,8 @@ func TestCountPasses(t *testing.T) {
 	for _, tt := range counts {
 		cfg := tt.cfg
 		// Every state kept as it is: a step in passes of some classes
-		// keeps no reflection (counter.mirror), one in a single pass does.
+		// keeps only the reflections of its own classes (worker.classAt),
+		// one in a single pass all, so their states would differ.
 		cfg.Workers, cfg.MemoryLimit, cfg.noMirror = 2, 1<<30, true
 		want := wholeCount(t, cfg)
 		cfg.SpillDir, cfg.Lean, cfg.MemoryLimit = t.TempDir(), true, tt.limit
@@ -96,7 +98,8 @@ func TestCountClassPasses(t *testing.T) {
 	}
 	for _, cfg := range boards {
 		// Every state kept as it is: a step in passes of some classes
-		// keeps no reflection (counter.mirror), one in a single pass does.
+		// keeps only the reflections of its own classes (worker.classAt),
+		// one in a single pass all, so their states would differ.
 		cfg.Workers, cfg.MemoryLimit, cfg.noMirror = 2, 1<<30, true
 		want := wholeCount(t, cfg)
 		for _, part := range parts {
@@ -121,6 +124,69 @@ func TestCountClassPasses(t *testing.T) {
 				if skipped.Load() == 0 {
 					t.Errorf("%dx%d %v in %s passes of %v: no pass read only the groups of its classes", cfg.Rows, cfg.Cols, cfg.Mode, step, part)
 				}
+			}
+		}
+	}
+}
+
+// TestMirrorClassPasses makes every step in passes of a few classes each,
+// lean and buffered, keys packed and in base 11, keeping a state's
+// reflection in its place where the two are of the same class
+// (worker.classAt), and checks the counts against those of a count made at
+// once keeping every state, that the passes still read only the groups of
+// their classes, and that they keep fewer states than passes that keep
+// every state.
+func TestMirrorClassPasses(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	boards := []Config{
+		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow},
+		{Rows: 5, Cols: 7, Mode: FreeEnds, Sweep: SweepNarrowDown},
+		{Rows: 8, Cols: 4, Mode: FreeEnds, Sweep: SweepNarrow},
+		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow, Base11: true},
+	}
+	if exhaustive {
+		boards = append(boards,
+			Config{Rows: 6, Cols: 7, Mode: FreeEnds, Sweep: SweepNarrow, AllLengths: true},
+			Config{Rows: 7, Cols: 6, Mode: Closed, Sweep: SweepNarrow})
+	}
+	counts := func(r *Result) []string {
+		s := []string{r.Tours.String()}
+		for _, n := range r.ByLength {
+			s = append(s, n.String())
+		}
+		return s
+	}
+	sum := func(states []int) (n int) {
+		for _, s := range states {
+			n += s
+		}
+		return n
+	}
+	for _, cfg := range boards {
+		cfg.Workers, cfg.MemoryLimit, cfg.noMirror = 2, 1<<30, true
+		want := wholeCount(t, cfg)
+		for _, lean := range []bool{true, false} {
+			name := fmt.Sprintf("%dx%d %v %v, lean %v", cfg.Rows, cfg.Cols, cfg.Mode, cfg.Sweep, lean)
+			var skipped atomic.Int64
+			cfg.SpillDir, cfg.Lean, cfg.passPart, cfg.noMirror = t.TempDir(), lean, 0.3, false
+			cfg.onSkip = func() { skipped.Add(1) }
+			got, err := Count(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if diff := cmp.Diff(counts(want), counts(got)); diff != "" {
+				t.Errorf("%s: counts (-at once, every state +passes, reflections):\n%s", name, diff)
+			}
+			if got.Passes < 3 || skipped.Load() == 0 {
+				t.Errorf("%s: at most %d passes a step, %d pieces skipped: want 3 or more, and some", name, got.Passes, skipped.Load())
+			}
+			cfg.noMirror = true
+			every, err := Count(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("%s, every state: %v", name, err)
+			}
+			if m, e := sum(got.States), sum(every.States); m >= e {
+				t.Errorf("%s: %d states, %d when the passes keep every state: want fewer", name, m, e)
 			}
 		}
 	}

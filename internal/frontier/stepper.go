@@ -161,10 +161,10 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 	r, stride := s.r, s.r.k+1
 	for _, w := range s.ws {
 		w.err = nil
-		// A pass of some classes keeps them in the places its states
-		// hold them (classParts), which a reflection would move: only a
-		// pass of all classes may keep a state's reflection instead.
-		w.mirror = r.mirror && s.r.f.shifts[s.v].mirrored && classes == allClasses
+		w.mirror, w.classAt = r.mirror && r.f.shifts[s.v].mirrored, 0
+		if w.mirror && classes != allClasses {
+			w.classAt, w.mirror = s.classes.after(&r.f.shifts[s.v])
+		}
 		if !tally {
 			total, cut := w.total, w.cut
 			w.total = make([]uint64, r.k)

@@ -85,6 +85,25 @@ func squeeze(x uint64) uint32 {
 	return uint32((x | x>>24) & 0xffff)
 }
 
+// spread puts bit i of m at bit 4i, the lowest of nibble i: the inverse
+// of squeeze.
+func spread(m uint32) uint64 {
+	x := uint64(m & 0xffff)
+	x = (x | x<<24) & 0x000000ff000000ff
+	x = (x | x<<12) & 0x000f000f000f000f
+	x = (x | x<<6) & 0x0303030303030303
+	return (x | x<<3) & nibbleLow
+}
+
+// nibbleKindBits returns, in the two low bits of each nibble of word, the
+// kind of its square (kind): 0 no edge, 1 done, 3 the end of a piece of
+// path.
+func nibbleKindBits(word uint64) uint64 {
+	used := (word | word>>1 | word>>2 | word>>3) & nibbleLow
+	end := (word>>1 | word>>2 | word>>3) & nibbleLow
+	return used | end<<1
+}
+
 // nibbleKinds returns the positions of word (as bits) that hold no edge
 // yet and those that hold the end of a piece of path.
 func nibbleKinds(word uint64) (free, ends uint32) {

@@ -76,8 +76,14 @@ type worker struct {
 	zFull int
 	// mirror says that the states this worker makes in the pass under way
 	// are kept as the lesser of themselves and their reflection (see
-	// counter.mirror, stepper.expand).
-	mirror bool
+	// counter.mirror, stepper.expand). In a pass of some classes, classAt
+	// holds the window positions after the step that tell a state's class
+	// (classifier.after): a state is kept as its reflection only where the
+	// two have squares of the same kinds there, so that the pass makes
+	// states of its own classes alone, as the next step's passes expect
+	// (classParts).
+	mirror  bool
+	classAt uint32
 }
 
 // A state's z-state says how many edges z has left to give, and for free
@@ -362,11 +368,25 @@ func (w *worker) finish(arr [18]uint8, z int, free uint32, complete bool, val []
 		if w.r.f.w%2 == 0 && z%2 == 1 {
 			zm = 4 - z
 		}
-		if m := w.r.f.encodeFrom(a, zm, &st.mfrom); m < key {
+		if m := w.r.f.encodeFrom(a, zm, &st.mfrom); m < key && w.sameClass(a) {
 			key = m
 		}
 	}
 	w.emit(key, val)
+}
+
+// sameClass reports whether the window after the step, as a and the
+// step's from have it, and its reflection (mfrom) have squares of the
+// same kinds at the positions classAt.
+func (w *worker) sameClass(a *[18]uint8) bool {
+	st := w.st
+	for m := w.classAt; m != 0; m &= m - 1 {
+		q := bits.TrailingZeros32(m)
+		if kind(uint64(a[st.from[q]])) != kind(uint64(a[st.mfrom[q]])) {
+			return false
+		}
+	}
+	return true
 }
 
 // endBoard finishes a state as if the board ended after square v: every
