@@ -380,6 +380,13 @@ func (r *counter) resume(cur *layer, total []uint64) (*layer, int, error) {
 				dropped, m.Step = m.Step.files, nil
 			}
 		}
+		if m.Step != nil && m.Step.Reflections != r.reflections(m.Squares) {
+			// Passes made under another rule of reflections: the step
+			// is made again (stepPart.Reflections), and its files go
+			// with the next checkpoint.
+			m.Step.close()
+			dropped, m.Step = m.Step.files, nil
+		}
 		cur.free(r.arena)
 		cur, r.checkpointed = l, append(l.files, dropped...)
 		v0 := m.Squares

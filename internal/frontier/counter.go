@@ -111,6 +111,23 @@ const missMargin = 1.1
 // held records a step whose passes all held.
 func (s *scale) held() { *s = scale(max(1, 0.9*s.factor())) }
 
+// reflectionRule numbers the rule by which a step keeps a state's
+// reflection in its place (counter.mirror), for the checkpoints of steps
+// under way (stepPart.Reflections): 1 at the end of each column, in a
+// pass of all classes; 2 wherever the rows added of the column are their
+// own reflection, and in a pass of some classes where the two are of one
+// class.
+const reflectionRule = 2
+
+// reflections returns the rule by which the step adding square v keeps
+// reflections, 0 for a step that keeps none.
+func (r *counter) reflections(v int) int {
+	if r.mirror && v < r.f.n && r.f.shifts[v].mirrored {
+		return reflectionRule
+	}
+	return 0
+}
+
 // firstZ returns the z-state before any square: the edges z can give, of
 // which the start holds one already.
 func (r *counter) firstZ() int {

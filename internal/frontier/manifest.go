@@ -140,6 +140,12 @@ type stepPart struct {
 	// Parts is the classes the done passes' groups hold, by Positions
 	// (as manifest's), when the step records them.
 	Parts *partsRecord `json:"parts,omitempty"`
+	// Reflections is the rule by which the passes keep a state's
+	// reflection in its place (reflectionRule), or 0 where the step keeps
+	// none. A step resumed by a counter of another rule is made again:
+	// its passes done and to come could each keep one of a state and its
+	// reflection, and count them twice.
+	Reflections int `json:"reflections,omitempty"`
 
 	files   []*layerFile  // Files, open, once written or loaded
 	groups  []group       // Groups, once loaded

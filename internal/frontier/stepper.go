@@ -304,7 +304,7 @@ func (s *stepper) savePart(left []pass) error {
 	r := s.r
 	part := &stepPart{Square: s.v, GroupBits: int(s.gbits), Buffered: s.ws[0].buffered != nil, Positions: s.classes.pos, Passes: s.passes,
 		Total: make([]uint64, r.k), Followed: s.followed.Load(), States: s.states.Load(), files: s.out.files,
-		Parts: s.out.parts.record(s.out.groups)}
+		Parts: s.out.parts.record(s.out.groups), Reflections: r.reflections(s.v)}
 	for _, p := range left {
 		part.Left = append(part.Left, passRecord{Classes: p.classes, Lo: p.lo, Hi: p.hi, Share: p.share})
 	}
