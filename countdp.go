@@ -149,8 +149,8 @@ type DPCount struct {
 // WithMemoryLimit bounds the state tables (ErrMemoryLimit). For counts of
 // hours, WithSpill keeps the states on disk, WithCheckpoint survives a stop
 // and resumes, and WithShard splits the count for many machines;
-// WithEarlyStart and WithSweep count the same tours through other states,
-// to check a count by. The options of the searches (a move order, a
+// WithEarlyStart, WithSweep and WithAcross count the same tours through
+// other states, to check a count by. The options of the searches (a move order, a
 // limit, ...) are not CountDPOptions, and do not compile here.
 // Counts are exact at any size: they use as many 64-bit words as they
 // need.
@@ -166,12 +166,19 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 		return nil, fmt.Errorf("%w: counting by frontier handles boards up to %d squares on the shorter side, not %dx%d",
 			ErrBadSize, maxFrontierWidth, rows, cols)
 	}
+	if cfg.across && max(rows, cols) > maxFrontierWidth {
+		return nil, fmt.Errorf("%w: counting by frontier across the board handles boards up to %d squares on the longer side, not %dx%d",
+			ErrBadSize, maxFrontierWidth, rows, cols)
+	}
+	if cfg.across && cfg.allLengths {
+		return nil, fmt.Errorf("%w: WithAcross and WithAllLengths: the shorter boards are cut along the longer side", ErrBadOption)
+	}
 	if cfg.spill != "" && cfg.checkpoint != "" {
 		return nil, fmt.Errorf("%w: WithSpill and WithCheckpoint: a checkpoint keeps its layers beside it", ErrBadOption)
 	}
 	fc := frontier.Config{Rows: rows, Cols: cols, Workers: cfg.workers, MemoryLimit: cfg.memLimit,
 		AllLengths: cfg.allLengths, Base11: cfg.base11, AllDemands: cfg.allDemands, Lean: cfg.lean,
-		SpillDir: cfg.spill, Checkpoint: cfg.checkpoint, Shard: cfg.shard, Shards: cfg.shards, EarlyStart: cfg.earlyStart}
+		SpillDir: cfg.spill, Checkpoint: cfg.checkpoint, Shard: cfg.shard, Shards: cfg.shards, EarlyStart: cfg.earlyStart, Across: cfg.across}
 	sweep := cfg.sweep.resolve()
 	fc.Sweep = sweep.engine()
 	if fc.MemoryLimit == 0 {
@@ -210,7 +217,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 	}
 	res.Tours, res.Undirected, res.ByLength = out.Tours, out.Undirected, out.ByLength
 	res.Work.States, res.Work.PeakStates, res.Work.PeakBytes, res.Work.Limbs = out.States, out.PeakStates, out.PeakBytes, out.Limbs
-	res.Work.Passes, res.Work.Narrowed = out.Passes, out.Narrowed
+	res.Work.Passes, res.Work.Narrowed, res.Work.Width = out.Passes, out.Narrowed, out.Width
 	if out.ShardAt >= 0 {
 		res.Work.PartedAt, res.Work.Followed = out.ShardAt, out.Followed
 	}
@@ -241,7 +248,7 @@ func MergeDP(parts ...*DPCount) (*DPCount, error) {
 	if first == nil {
 		return nil, fmt.Errorf("%w: a nil result", ErrMerge)
 	}
-	out := &DPCount{Rows: first.Rows, Cols: first.Cols, Start: first.Start, Kind: first.Kind, Work: Work{Sweep: first.Work.Sweep},
+	out := &DPCount{Rows: first.Rows, Cols: first.Cols, Start: first.Start, Kind: first.Kind, Work: Work{Sweep: first.Work.Sweep, Width: first.Work.Width},
 		Tours: new(big.Int), Undirected: new(big.Int), Shards: 1}
 	if len(first.ByLength) > 0 {
 		out.ByLength = make([]*big.Int, len(first.ByLength))
@@ -287,8 +294,8 @@ func (p *DPCount) partOf(first *DPCount) error {
 	label := shard.ID{Index: p.Shard, Count: p.Shards}
 	sameStart := p.Start == nil && first.Start == nil || p.Start != nil && first.Start != nil && *p.Start == *first.Start
 	switch {
-	case p.Rows != first.Rows || p.Cols != first.Cols || !sameStart || p.Kind != first.Kind || p.Work.Sweep != first.Work.Sweep:
-		return fmt.Errorf("shard %v counts another board, start, kind or sweep than shard %d/%d", label, first.Shard, first.Shards)
+	case p.Rows != first.Rows || p.Cols != first.Cols || !sameStart || p.Kind != first.Kind || p.Work.Sweep != first.Work.Sweep || p.Work.Width != first.Work.Width:
+		return fmt.Errorf("shard %v counts another board, start, kind, sweep or width than shard %d/%d", label, first.Shard, first.Shards)
 	case p.Tours == nil || p.Tours.Sign() < 0 || p.Undirected == nil || p.Undirected.Sign() < 0:
 		return fmt.Errorf("shard %v has no count, or a negative one", label)
 	case p.Work.Workers < 1 || p.Work.Elapsed < 0 || p.Work.Followed < 0:

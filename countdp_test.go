@@ -344,6 +344,39 @@ func TestCountDPSweep(t *testing.T) {
 	}
 }
 
+// TestCountDPAcross checks that a count across the board (WithAcross)
+// finds the count of one along it, with another width, that R x C and
+// C x R agree across, and that a board longer than 8 or a count of every
+// length is refused.
+func TestCountDPAcross(t *testing.T) {
+	for _, b := range []struct {
+		rows, cols int
+		opts       []CountDPOption
+	}{
+		{3, 7, nil},
+		{7, 3, []CountDPOption{WithStart(Coordinate{1, 2})}},
+		{4, 6, []CountDPOption{WithClosed()}},
+		{5, 4, []CountDPOption{WithFreeEnds()}},
+	} {
+		along := mustCountDP(t, b.rows, b.cols, b.opts...)
+		across := mustCountDP(t, b.rows, b.cols, append(b.opts, WithAcross())...)
+		want := []any{along.Tours.String(), min(b.rows, b.cols), max(b.rows, b.cols)}
+		got := []any{across.Tours.String(), along.Work.Width, across.Work.Width}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%dx%d: tours, width along and across (-want +got):\n%s", b.rows, b.cols, diff)
+		}
+	}
+	if a, b := mustCountDP(t, 4, 7, WithAcross()), mustCountDP(t, 7, 4, WithAcross(), WithStart(Coordinate{6, 0})); a.Tours.Cmp(b.Tours) != 0 {
+		t.Errorf("across, 4x7 from a1: %v tours, 7x4 from its image: %v", a.Tours, b.Tours)
+	}
+	if _, err := CountDP(context.Background(), 3, 9, WithAcross()); !errors.Is(err, ErrBadSize) {
+		t.Errorf("3x9 across: %v, want ErrBadSize", err)
+	}
+	if _, err := CountDP(context.Background(), 3, 6, WithAcross(), WithAllLengths()); !errors.Is(err, ErrBadOption) {
+		t.Errorf("3x6 across, every length: %v, want ErrBadOption", err)
+	}
+}
+
 // TestSweepResolve checks that resolve names the sweep a count made with
 // each sweep reports having used.
 func TestSweepResolve(t *testing.T) {

@@ -203,6 +203,7 @@ type config struct {
 	spill      string // CountDP: a directory for the layers
 	checkpoint string // CountDP: a file to record progress in and resume from
 	earlyStart bool   // CountDP: add the start square where it is
+	across     bool   // CountDP: columns along the shorter side
 	sweep      Sweep  // CountDP: the order of each column's squares
 }
 
@@ -531,6 +532,20 @@ func WithCheckpoint(file string) CountDPOption {
 func WithEarlyStart() CountDPOption {
 	return countDPOpt{option: option{func(cfg *config) error {
 		cfg.earlyStart = true
+		return nil
+	}}}
+}
+
+// WithAcross makes CountDP add the squares column by column along the
+// board's shorter side, each column as long as the longer side, rather
+// than along the longer side. The count is the same; the states on the
+// way are others, and many more, so a count made across checks one made
+// along. It takes boards up to 8 squares on the longer side, and does
+// not go with WithAllLengths, whose shorter boards are cut along the
+// longer side. Work.Width says which way a count went.
+func WithAcross() CountDPOption {
+	return countDPOpt{option: option{func(cfg *config) error {
+		cfg.across = true
 		return nil
 	}}}
 }

@@ -66,6 +66,10 @@ type Work struct {
 	// Sweep is the order in which CountDP added each column's squares:
 	// SweepRows, SweepNarrow or SweepNarrowDown, never SweepAuto.
 	Sweep Sweep
+	// Width is the squares of each column CountDP added: the board's
+	// shorter side, or its longer with WithAcross. The states grow
+	// about tenfold or more with each square of width.
+	Width int
 }
 
 // Progress is a snapshot of a running search, passed to the function given

@@ -44,8 +44,11 @@ type countResult struct {
 	PeakBytes  int64 `json:"peak_bytes,omitempty"`
 	// Sweep is the order of each column's squares (-method dp): results
 	// of different sweeps are different computations, never shards of one.
-	Sweep  string `json:"sweep,omitempty"`
-	States []int  `json:"states,omitempty"`
+	Sweep string `json:"sweep,omitempty"`
+	// Width is the squares of each column a frontier count added: the
+	// board's shorter side, or its longer with -across.
+	Width  int   `json:"width,omitempty"`
+	States []int `json:"states,omitempty"`
 	// AllTasks is the tasks the whole enumeration was cut into: the tasks
 	// of its shards add up to it.
 	AllTasks int `json:"all_tasks,omitempty"`
@@ -74,7 +77,7 @@ type countResult struct {
 // countFlags are the flags of count beyond the common ones, and what
 // they say once read.
 type countFlags struct {
-	asJSON, allLengths, free, early               *bool
+	asJSON, allLengths, free, early, across       *bool
 	method, memory, spill, sweepName, output, cpt *string
 	shard                                         shardFlag
 	prof                                          profileFlags
@@ -92,6 +95,7 @@ func newCountFlags(c *common) *countFlags {
 		memory:     fs.String("memory", "", "with -method dp, stop before the states take more than this, such as 8G (default: half the machine's memory)"),
 		spill:      fs.String("spill", "", "with -method dp, keep the states after each square in files in this directory (made if missing) instead of in memory, for boards whose states do not fit, such as 8x8"),
 		early:      fs.Bool("early-start", false, "with -method dp, add the start square where it lies rather than last (other states, the same count: a second computation to check a count by)"),
+		across:     fs.Bool("across", false, "with -method dp, add the squares column by column along the shorter side, each column as long as the longer (boards up to 8 on the longer side; far more states, the same count: a second computation to check a count by)"),
 		sweepName:  fs.String("sweep", "narrow", `with -method dp, the order of each column's squares: "narrow" keeps about half the states of "rows", "narrow-down" as few as "narrow" but other ones; a count made with one checks a count made with another`),
 		output:     fs.String("o", "", "write the -json result to FILE (whole or absent); if FILE already holds this count's result, check it and count nothing"),
 		cpt:        fs.String("checkpoint", "", "with -method dp, record progress in this file after every column, between the passes of a square made in passes, and on a stop (Ctrl-C), with the states beside it; run the same command again to resume"),
@@ -118,8 +122,10 @@ func (f *countFlags) options(c *common) ([]knightstour.SolverOption, error) {
 		return nil, fmt.Errorf("-all-lengths needs -method dp")
 	case method == "dp" && limit > 0:
 		return nil, fmt.Errorf("-method dp counts everything at once: -limit needs -method enum")
-	case (*f.spill != "" || *f.cpt != "" || *f.early || sweepGiven) && method != "dp":
-		return nil, fmt.Errorf("-spill, -checkpoint, -early-start and -sweep need -method dp")
+	case (*f.spill != "" || *f.cpt != "" || *f.early || *f.across || sweepGiven) && method != "dp":
+		return nil, fmt.Errorf("-spill, -checkpoint, -early-start, -across and -sweep need -method dp")
+	case *f.across && *f.allLengths:
+		return nil, fmt.Errorf("-across and -all-lengths do not go together: the shorter boards are cut along the longer side")
 	case *f.spill != "" && *f.cpt != "":
 		return nil, fmt.Errorf("-spill and -checkpoint do not go together: a checkpoint keeps its states beside it")
 	case *f.free && limit > 0:
@@ -174,7 +180,10 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		return usageError{fmt.Errorf("-method auto enumerates %dx%d: -memory and -all-lengths need -method dp", rows, cols), c.hint()}
 	}
 	if res.Method == "dp" {
-		res.Sweep = f.sweep.String()
+		res.Sweep, res.Width = f.sweep.String(), min(rows, cols)
+		if *f.across {
+			res.Width = max(rows, cols)
+		}
 	}
 	var out *claim
 	if *f.output != "" {
@@ -269,16 +278,20 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 	if *f.early {
 		opts = append(opts, knightstour.WithEarlyStart())
 	}
+	if *f.across {
+		opts = append(opts, knightstour.WithAcross())
+	}
 	opts = append(opts, knightstour.WithSweep(f.sweep))
 	if !c.quiet {
 		limit := f.memLimit
 		if limit == 0 {
 			limit = max(sysmem.Total()/2, 4<<30)
 		}
-		if fc := forecastDP(rows, cols, kind, *f.allLengths, s.workers, limit); fc.long() {
+		// The forecast knows the states of counts along the board.
+		if fc := forecastDP(rows, cols, kind, *f.allLengths, s.workers, limit); fc.long() && !*f.across {
 			fmt.Fprintln(stderr, fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.workers, limit, *f.cpt != "", *f.spill != ""))
 		}
-		progress.checkpoint, progress.width = *f.cpt, min(rows, cols)
+		progress.checkpoint, progress.width = *f.cpt, res.Width
 		opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))
 	}
 	dp, err := knightstour.CountDP(ctx, rows, cols, opts...)
@@ -290,7 +303,7 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 	case err != nil:
 		return usageErrorIf(err, c)
 	}
-	res.Resumed = dp.Work.Resumed
+	res.Resumed, res.Width = dp.Work.Resumed, dp.Work.Width
 	res.Sweep = dp.Work.Sweep.String()
 	res.Passes, res.Narrowed = dp.Work.Passes, dp.Work.Narrowed
 	res.PartedAt, res.Followed = dp.Work.PartedAt, dp.Work.Followed

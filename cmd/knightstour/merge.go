@@ -28,7 +28,11 @@ type shardResult struct {
 // results of the same search.
 func (r shardResult) identity() string {
 	if c := r.tours; c != nil {
-		return fmt.Sprintf("tours %dx%d from %s, order %s, closed %v, free ends %v, method %s, sweep %q", c.Rows, c.Cols, c.Start, c.Order, c.Closed, c.Free, c.Method, c.Sweep)
+		width := c.Width
+		if width == 0 && c.Method == "dp" {
+			width = min(c.Rows, c.Cols) // a result from before -across: along the board
+		}
+		return fmt.Sprintf("tours %dx%d from %s, order %s, closed %v, free ends %v, method %s, sweep %q, width %d", c.Rows, c.Cols, c.Start, c.Order, c.Closed, c.Free, c.Method, c.Sweep, width)
 	}
 	return fmt.Sprintf("queens n=%d by %s", r.queens.N, r.queens.Method)
 }
@@ -236,7 +240,7 @@ func mergeDP(out *countResult, counts []*countResult) error {
 		parts[i] = &knightstour.DPCount{Rows: c.Rows, Cols: c.Cols, Kind: kind, Shard: c.Shard, Shards: c.Shards,
 			Tours: c.Count, Undirected: c.Count, ByLength: c.ByLength, Work: knightstour.Work{
 				States: c.States, PeakStates: c.PeakStates, PeakBytes: c.PeakBytes, Workers: c.Workers,
-				PartedAt: c.PartedAt, Followed: c.Followed, Passes: c.Passes, Narrowed: c.Narrowed,
+				PartedAt: c.PartedAt, Followed: c.Followed, Passes: c.Passes, Narrowed: c.Narrowed, Width: c.Width,
 				Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond))}}
 	}
 	whole, err := knightstour.MergeDP(parts...)

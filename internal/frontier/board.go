@@ -61,7 +61,7 @@ type board struct {
 	w, l       int   // width (the shorter side) and length
 	n          int   // squares
 	slots      int   // the window: 2w+1 squares, or the largest frontier
-	transposed bool  // the board has more rows than columns
+	transposed bool  // the count's columns are the board's rows
 	rows       []int // the row of the i-th square added in a column
 	rank       []int // the inverse of rows
 	shifts     []shift
@@ -149,10 +149,14 @@ func (st *shift) shiftWindow(x window) uint64 {
 	return lo<<pad | nibbleLow&(1<<pad-1)
 }
 
-func newBoard(rows, cols int, sweep Sweep) (*board, error) {
-	w, l := rows, cols
-	if rows > cols {
-		w, l = cols, rows
+func newBoard(rows, cols int, sweep Sweep, across bool) (*board, error) {
+	w, l := min(rows, cols), max(rows, cols)
+	if across {
+		w, l = l, w
+		if w > MaxWidth {
+			return nil, fmt.Errorf("%w: counting by frontier across a board handles boards up to %d squares on the longer side, not %dx%d",
+				ErrTooWide, MaxWidth, rows, cols)
+		}
 	}
 	if w > MaxWidth {
 		return nil, fmt.Errorf("%w: counting by frontier handles boards up to %d squares on the shorter side, not %dx%d",
@@ -161,7 +165,7 @@ func newBoard(rows, cols int, sweep Sweep) (*board, error) {
 	if l > maxSquares/w {
 		return nil, fmt.Errorf("%w: %dx%d has more than %d squares", ErrTooWide, rows, cols, maxSquares)
 	}
-	f := &board{w: w, l: l, n: w * l, slots: 2*w + 1, transposed: rows > cols}
+	f := &board{w: w, l: l, n: w * l, slots: 2*w + 1, transposed: w != rows}
 	f.rows = sweepRows(w, sweep)
 	f.rank = make([]int, w)
 	for i, r := range f.rows {

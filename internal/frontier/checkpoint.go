@@ -432,7 +432,7 @@ func (r *counter) job() job {
 	c := r.cfg
 	j := job{Rows: c.Rows, Cols: c.Cols, Mode: c.Mode.String(), AllLengths: c.AllLengths, Base11: c.Base11,
 		AllDemands: c.AllDemands, EarlyStart: c.EarlyStart, Shard: c.Shard, Shards: c.Shards, ByteOrder: nativeOrder(),
-		Nibbles: r.f.packed && !r.f.zInKey}
+		Nibbles: r.f.packed && !r.f.zInKey, Across: c.Across}
 	if c.Mode == FromStart {
 		j.StartRow, j.StartCol = c.StartRow, c.StartCol
 	}

@@ -783,7 +783,7 @@ func resumedAt(t *testing.T, cfg Config, want *Result, stop int) {
 
 func mustBoard(t testing.TB, cfg Config) *board {
 	t.Helper()
-	f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep)
+	f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep, cfg.Across)
 	if err != nil {
 		t.Fatal(err)
 	}

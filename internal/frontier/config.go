@@ -52,6 +52,12 @@ type Config struct {
 	// squares, not at the latest of its images under the board's
 	// symmetries: a count with other states, to check a count by.
 	EarlyStart bool
+	// Across adds the squares column by column along the board's shorter
+	// side, each column as long as the longer side, rather than along
+	// the longer side: a count with other states and a wider frontier,
+	// to check a count by. It does not go with AllLengths, whose shorter
+	// boards are cut along the longer side.
+	Across bool
 	// SpillDir, when not empty, is a directory for the layers: each
 	// layer goes to a file as it is made, and the memory limit is left
 	// to the tables of the layer being made.
@@ -111,6 +117,8 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("frontier: start {%d,%d} off a %dx%d board", cfg.StartRow, cfg.StartCol, cfg.Rows, cfg.Cols)
 	case cfg.Sweep < SweepRows || cfg.Sweep > SweepNarrowDown:
 		return fmt.Errorf("frontier: %v", cfg.Sweep)
+	case cfg.Across && cfg.AllLengths:
+		return fmt.Errorf("frontier: all lengths across the board")
 	}
 	return nil
 }

@@ -46,6 +46,9 @@ type Result struct {
 	// since the count started or resumed: each costs one more read of a
 	// layer. Many of them say the passes are planned too large.
 	Narrowed int
+	// Width is the squares of each column the count added: the board's
+	// shorter side, or its longer with Config.Across.
+	Width int
 	// ShardAt is, for a shard, the number of squares added before the
 	// shards parted; -1 for a whole count. Followed is how many of the
 	// States[ShardAt-1] states there the shard followed: the Followed of all
@@ -58,7 +61,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep)
+	f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep, cfg.Across)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +80,7 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	// A cancelled count returns without waiting for the kernel to take its
 	// memory back (memory.unmap).
 	defer context.AfterFunc(ctx, func() { r.mem.lazy.Store(true) })()
-	res := &Result{}
+	res := &Result{Width: f.w}
 	var undirected *big.Int
 	switch {
 	case f.n == 1: // one square: a path of no jumps, which no search needs

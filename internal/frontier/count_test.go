@@ -336,7 +336,7 @@ func BenchmarkEncodeKey(b *testing.B) {
 // randomWindows returns a board and 1024 windows of its squares drawn at
 // random, half of them done, about as in the middle of a count.
 func randomWindows(b testing.TB, rows, cols int) (*board, [][18]uint8) {
-	f, err := newBoard(rows, cols, SweepRows)
+	f, err := newBoard(rows, cols, SweepRows, false)
 	if err != nil {
 		b.Fatal(err)
 	}

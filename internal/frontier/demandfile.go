@@ -33,8 +33,12 @@ func (r *counter) demandsFile() string { return r.cfg.Checkpoint + ".demands" }
 // demandsIdentity names what the demand filters depend on.
 func (r *counter) demandsIdentity() string {
 	c := r.cfg
-	return fmt.Sprintf("rows %d cols %d mode %d start %d,%d sweep %d all lengths %v early start %v base 11 %v squares %d\n",
+	id := fmt.Sprintf("rows %d cols %d mode %d start %d,%d sweep %d all lengths %v early start %v base 11 %v squares %d",
 		c.Rows, c.Cols, c.Mode, c.StartRow, c.StartCol, c.Sweep, c.AllLengths, c.EarlyStart, c.Base11, r.f.n)
+	if c.Across {
+		id += " across"
+	}
+	return id + "\n"
 }
 
 // loadDemands returns the demand filters kept beside the checkpoint, or

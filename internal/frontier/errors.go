@@ -12,7 +12,8 @@ var ErrMemoryLimit = errors.New("knightstour: memory limit reached")
 // exports it as is.
 var ErrDiskFull = errors.New("knightstour: disk full")
 
-// ErrTooWide reports a board whose shorter side is wider than MaxWidth.
+// ErrTooWide reports a board whose columns, along its shorter side or
+// across it (Config.Across), would be longer than MaxWidth.
 var ErrTooWide = errors.New("frontier: board too wide")
 
 // errOverflow makes a count start again with wider counts.

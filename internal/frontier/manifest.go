@@ -192,6 +192,9 @@ type job struct {
 	// 8 wide by a narrow sweep): counts before them kept those states in
 	// base 11.
 	Nibbles bool `json:"nibbles,omitempty"`
+	// Across says that the count's columns run along the board's shorter
+	// side (Config.Across).
+	Across bool `json:"across,omitempty"`
 }
 
 // String describes the count as a user would.
@@ -206,7 +209,7 @@ func (j job) String() string {
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{j.AllLengths, "all lengths"}, {j.Base11, "base 11"}, {j.Nibbles, "keys of 16 nibbles"}, {j.AllDemands, "all demands"}, {j.EarlyStart, "early start"}} {
+	}{{j.AllLengths, "all lengths"}, {j.Base11, "base 11"}, {j.Nibbles, "keys of 16 nibbles"}, {j.AllDemands, "all demands"}, {j.EarlyStart, "early start"}, {j.Across, "across"}} {
 		if f.on {
 			s += ", " + f.name
 		}

@@ -212,7 +212,7 @@ func TestMarkUndo(t *testing.T) {
 // and every group of a class made in ranges in exactly one, however small
 // the part a pass may take.
 func TestPlanPassesCoversEveryClass(t *testing.T) {
-	f, err := newBoard(6, 6, SweepRows)
+	f, err := newBoard(6, 6, SweepRows, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func randomKeys(f *board) []uint64 {
 // checks that every class and group of the next layer is made once, and
 // that the classes of a pass before stay in one pass where they fit.
 func TestAlignedPassesCoverEveryClass(t *testing.T) {
-	f, err := newBoard(6, 6, SweepRows)
+	f, err := newBoard(6, 6, SweepRows, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func keptTogether(t *testing.T, passes []pass, sets []uint64, cur *layer, part f
 // class of each of its states, only those of its one state in a group of
 // one, and all of them where the kinds are unknown.
 func TestKindSet(t *testing.T) {
-	f, err := newBoard(6, 6, SweepRows) // 13 nibbles, and z above them
+	f, err := newBoard(6, 6, SweepRows, false) // 13 nibbles, and z above them
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +372,7 @@ func TestKindSet(t *testing.T) {
 	}
 	c := &classifier{f: f}
 	c.setPositions([]int{2})
-	g, err := newBoard(8, 8, SweepRows) // base 11
+	g, err := newBoard(8, 8, SweepRows, false) // base 11
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -701,7 +701,7 @@ func TestRefit(t *testing.T) {
 // time the passes left that the same measure says are too large are
 // split too, while the others stay as they were.
 func TestRemakeMeasured(t *testing.T) {
-	f, err := newBoard(6, 6, SweepRows)
+	f, err := newBoard(6, 6, SweepRows, false)
 	if err != nil {
 		t.Fatal(err)
 	}

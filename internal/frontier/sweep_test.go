@@ -113,7 +113,7 @@ func TestNarrowWindow(t *testing.T) {
 	var got, want []string
 	for w := 1; w <= MaxWidth; w++ {
 		for _, sweep := range []Sweep{SweepRows, SweepNarrow, SweepNarrowDown} {
-			f, err := newBoard(w, 12, sweep)
+			f, err := newBoard(w, 12, sweep, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +155,7 @@ func TestReflections(t *testing.T) {
 		{SweepNarrowDown, 8, []int{6, 4, 2, 0, 1, 3, 5, 7}, []int{7}},
 		{SweepRows, 6, []int{0, 1, 2, 3, 4, 5}, nil}, // its window holds part of a third column
 	} {
-		f, err := newBoard(c.w, 9, c.sweep)
+		f, err := newBoard(c.w, 9, c.sweep, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,6 +168,54 @@ func TestReflections(t *testing.T) {
 		}
 		if diff := cmp.Diff([]any{c.rows, c.at}, []any{f.rows, at}); diff != "" {
 			t.Errorf("%v, %d wide: rows and squares that keep reflections (-want +got):\n%s", c.sweep, c.w, diff)
+		}
+	}
+}
+
+// TestAcross checks that counts whose columns run along the board's
+// shorter side (Config.Across), with a frontier as wide as the longer
+// side, find the counts of the usual sweep, on boards taller than wide
+// and wider than tall, from a start, with free ends and closed, by both
+// narrow sweeps, and say how wide they were.
+func TestAcross(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	cfgs := []Config{
+		{Rows: 4, Cols: 6, Mode: FromStart, Sweep: SweepNarrow},
+		{Rows: 6, Cols: 4, Mode: FromStart, StartRow: 5, StartCol: 2, Sweep: SweepNarrowDown},
+		{Rows: 3, Cols: 8, Mode: FreeEnds, Sweep: SweepNarrow},
+		{Rows: 5, Cols: 6, Mode: Closed, Sweep: SweepNarrow},
+		{Rows: 4, Cols: 7, Mode: FreeEnds, Sweep: SweepRows},
+	}
+	if exhaustive {
+		cfgs = append(cfgs,
+			Config{Rows: 5, Cols: 8, Mode: FromStart, Sweep: SweepNarrow},
+			Config{Rows: 6, Cols: 7, Mode: FreeEnds, Sweep: SweepNarrowDown},
+			Config{Rows: 6, Cols: 8, Mode: Closed, Sweep: SweepNarrow})
+	}
+	for _, cfg := range cfgs {
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		name := fmt.Sprintf("%dx%d %v %v", cfg.Rows, cfg.Cols, cfg.Mode, cfg.Sweep)
+		along, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		cfg.Across = true
+		across, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("%s across: %v", name, err)
+		}
+		want := []any{along.Tours.String(), min(cfg.Rows, cfg.Cols), max(cfg.Rows, cfg.Cols)}
+		if diff := cmp.Diff(want, []any{across.Tours.String(), along.Width, across.Width}); diff != "" {
+			t.Errorf("%s: tours, width along and across (-want +got):\n%s", name, diff)
+		}
+	}
+	for _, cfg := range []Config{
+		{Rows: 3, Cols: 9, Mode: FreeEnds, Across: true},
+		{Rows: 4, Cols: 6, Mode: FreeEnds, Across: true, AllLengths: true},
+	} {
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		if _, err := Count(context.Background(), cfg); err == nil {
+			t.Errorf("%dx%d across, all lengths %v: counted, want an error", cfg.Rows, cfg.Cols, cfg.AllLengths)
 		}
 	}
 }
