@@ -315,6 +315,7 @@ func TestCheckpointRefused(t *testing.T) {
 		{"another mode", nil, func(c Config) Config { c.Mode = FreeEnds; return c }},
 		{"another shard", nil, func(c Config) Config { c.Shard, c.Shards = 1, 2; return c }},
 		{"another sweep", nil, func(c Config) Config { c.Sweep = SweepNarrow; return c }},
+		{"across", nil, func(c Config) Config { c.Across = true; return c }},
 		{"truncated", func(t *testing.T, ckpt string) { truncate(t, ckpt, 0.5) }, nil},
 		{"empty", func(t *testing.T, ckpt string) { truncate(t, ckpt, 0) }, nil},
 		{"edited", func(t *testing.T, ckpt string) { flip(t, ckpt, 30) }, nil},
