@@ -159,13 +159,12 @@ func (w *worker) endBoardPacked(x window, z int, free, ends uint32, complete boo
 // onto itself) with z-state z and its reflection across the board's
 // length, the one a count with counter.mirror keeps: c where the two
 // differ in kind at a position of classAt (worker.classAt). It compares
-// them with the labels named from the last square added and that
-// square's nibble the most significant:
-// the squares added last stay longest, and choosing by them makes states
-// that differ only in squares about to leave choose alike, so that their
-// successors still meet. On boards of an even width the reflection swaps
-// the colours, and with them the z-states that name the colour of the
-// second end.
+// them with the labels named from the last square added and that square's
+// nibble the most significant: the squares added last stay longest, and
+// choosing by them makes states that differ only in squares about to leave
+// choose alike, so that their successors still meet. On boards of an even
+// width the reflection swaps the colours, and with them the z-states that
+// name the colour of the second end.
 func (r *counter) lesser(c uint64, z int, st *shift, classAt uint32) (uint64, int) {
 	m, zm := reflect(c, &st.mirror, r.f.slots), z
 	if classAt != 0 && (nibbleKindBits(c)^nibbleKindBits(m))&(3*spread(classAt)) != 0 {
