@@ -165,6 +165,24 @@ func ExampleCountDP_freeEnds() {
 	// 37568 open tours (each from both ends), 19724 closed (each from one square, both ways)
 }
 
+// WithAcross counts the same tours through other states: its columns run
+// along the board's shorter side, each as long as the longer one, a
+// second computation to check a count by.
+func ExampleWithAcross() {
+	ctx := context.Background()
+	along, err := knightstour.CountDP(ctx, 4, 7)
+	if err != nil {
+		panic(err)
+	}
+	across, err := knightstour.CountDP(ctx, 4, 7, knightstour.WithAcross())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%v tours along (columns of %d), %v across (columns of %d)\n", along.Tours, along.Work.Width, across.Tours, across.Work.Width)
+	// Output:
+	// 1682 tours along (columns of 4), 1682 across (columns of 7)
+}
+
 // StartPossible says, from the theorems alone, where a tour can start.
 func ExampleStartPossible() {
 	// On 5x5 an open tour starts and ends on the colour of the corners,
