@@ -433,6 +433,24 @@ func wholeCount(t *testing.T, cfg Config) *Result {
 	return r
 }
 
+// countsOf returns the tours a count found, and those of every length,
+// as text to compare.
+func countsOf(r *Result) []string {
+	s := []string{r.Tours.String()}
+	for _, n := range r.ByLength {
+		s = append(s, n.String())
+	}
+	return s
+}
+
+// statesOver returns the states a count kept over all its squares.
+func statesOver(r *Result) (n int) {
+	for _, s := range r.States {
+		n += s
+	}
+	return n
+}
+
 // TestMirror checks that keeping the lesser of a state and its reflection
 // where the rows added of a column are their own reflection, at its end
 // and within it (counter.mirror), finds the counts of keeping
@@ -467,27 +485,16 @@ func TestMirror(t *testing.T) {
 		}
 		return r
 	}
-	sum := func(states []int) (n int) {
-		for _, s := range states {
-			n += s
-		}
-		return n
-	}
 	for _, cfg := range cfgs {
 		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
 		mirrored := count(cfg)
 		cfg.noMirror = true
 		every := count(cfg)
 		name := fmt.Sprintf("%dx%d %v %v", cfg.Rows, cfg.Cols, cfg.Mode, cfg.Sweep)
-		var want, got []string
-		for i := range every.ByLength {
-			want, got = append(want, every.ByLength[i].String()), append(got, mirrored.ByLength[i].String())
-		}
-		want, got = append(want, every.Tours.String()), append(got, mirrored.Tours.String())
-		if diff := cmp.Diff(want, got); diff != "" {
+		if diff := cmp.Diff(countsOf(every), countsOf(mirrored)); diff != "" {
 			t.Errorf("%s: counts (-every state +mirrored):\n%s", name, diff)
 		}
-		switch m, e := sum(mirrored.States), sum(every.States); {
+		switch m, e := statesOver(mirrored), statesOver(every); {
 		case cfg.Mode == FromStart && m != e:
 			t.Errorf("%s: %d states, %d when every state is kept: a count from a start has no reflection", name, m, e)
 		case cfg.Mode != FromStart && 10*m > 7*e:

@@ -152,19 +152,6 @@ func TestMirrorClassPasses(t *testing.T) {
 			// colour, which the reflection of an even width swaps.
 			Config{Rows: 6, Cols: 6, Mode: FreeEnds, Sweep: SweepNarrowDown, Base11: true})
 	}
-	counts := func(r *Result) []string {
-		s := []string{r.Tours.String()}
-		for _, n := range r.ByLength {
-			s = append(s, n.String())
-		}
-		return s
-	}
-	sum := func(states []int) (n int) {
-		for _, s := range states {
-			n += s
-		}
-		return n
-	}
 	for _, cfg := range boards {
 		cfg.Workers, cfg.MemoryLimit, cfg.noMirror = 2, 1<<30, true
 		want := wholeCount(t, cfg)
@@ -177,7 +164,7 @@ func TestMirrorClassPasses(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			if diff := cmp.Diff(counts(want), counts(got)); diff != "" {
+			if diff := cmp.Diff(countsOf(want), countsOf(got)); diff != "" {
 				t.Errorf("%s: counts (-at once, every state +passes, reflections):\n%s", name, diff)
 			}
 			if got.Passes < 3 || skipped.Load() == 0 {
@@ -188,7 +175,7 @@ func TestMirrorClassPasses(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s, every state: %v", name, err)
 			}
-			if m, e := sum(got.States), sum(every.States); m >= e {
+			if m, e := statesOver(got), statesOver(every); m >= e {
 				t.Errorf("%s: %d states, %d when the passes keep every state: want fewer", name, m, e)
 			}
 		}
