@@ -13,9 +13,9 @@ import (
 
 // maxFrontierWidth is the widest board side CountDP handles: the counter
 // walks along the longer side, and its states describe up to 2w+1 squares
-// of the last two columns and a bit (w the shorter side; 2w with
-// SweepNarrow). At width 8 those are 17 squares, the most that still fit a
-// state into one 64-bit word.
+// of the last two columns and a bit (w the shorter side; 2w with the
+// narrow sweeps). A state's key is one 64-bit word, which holds up to 18
+// squares: 9 wide by the narrow sweeps, 8 by SweepRows.
 const maxFrontierWidth = frontier.MaxWidth
 
 // Sweep is the order in which CountDP adds the squares of each column
@@ -132,7 +132,8 @@ type DPCount struct {
 // the number of partial solutions that do so. Its time grows with the
 // number of such states (exponential in the shorter side, linear in the
 // longer), not with the number of tours, so it reaches boards far beyond
-// enumeration; boards up to 8 squares on the shorter side.
+// enumeration; boards up to 9 squares on the shorter side (8 with
+// SweepRows).
 //
 // Before counting, it works out which degree demands on the frontier (how
 // many more jumps each square needs) the rest of the board can still meet,
@@ -169,6 +170,14 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 	if cfg.across && max(rows, cols) > maxFrontierWidth {
 		return nil, fmt.Errorf("%w: counting by frontier across the board handles boards up to %d squares on the longer side, not %dx%d",
 			ErrBadSize, maxFrontierWidth, rows, cols)
+	}
+	width := min(rows, cols) // how long the count's columns are
+	if cfg.across {
+		width = max(rows, cols)
+	}
+	if cfg.sweep == SweepRows && width == maxFrontierWidth {
+		return nil, fmt.Errorf("%w: WithSweep(SweepRows) handles columns up to %d squares long, not %d (%dx%d): its states describe 2w+1 squares, one more than the narrow sweeps'",
+			ErrBadOption, maxFrontierWidth-1, width, rows, cols)
 	}
 	if cfg.across && cfg.allLengths {
 		return nil, fmt.Errorf("%w: WithAcross and WithAllLengths: the shorter boards are cut along the longer side", ErrBadOption)

@@ -357,6 +357,7 @@ func TestCountDPAcross(t *testing.T) {
 		{7, 3, []CountDPOption{WithStart(Coordinate{1, 2})}},
 		{4, 6, []CountDPOption{WithClosed()}},
 		{5, 4, []CountDPOption{WithFreeEnds()}},
+		{9, 3, []CountDPOption{WithFreeEnds()}}, // across, keys of 18 squares
 	} {
 		along := mustCountDP(t, b.rows, b.cols, b.opts...)
 		across := mustCountDP(t, b.rows, b.cols, append(b.opts, WithAcross())...)
@@ -369,8 +370,11 @@ func TestCountDPAcross(t *testing.T) {
 	if a, b := mustCountDP(t, 4, 7, WithAcross()), mustCountDP(t, 7, 4, WithAcross(), WithStart(Coordinate{6, 0})); a.Tours.Cmp(b.Tours) != 0 {
 		t.Errorf("across, 4x7 from a1: %v tours, 7x4 from its image: %v", a.Tours, b.Tours)
 	}
-	if _, err := CountDP(context.Background(), 3, 9, WithAcross()); !errors.Is(err, ErrBadSize) {
-		t.Errorf("3x9 across: %v, want ErrBadSize", err)
+	if _, err := CountDP(context.Background(), 3, 10, WithAcross()); !errors.Is(err, ErrBadSize) {
+		t.Errorf("3x10 across: %v, want ErrBadSize", err)
+	}
+	if _, err := CountDP(context.Background(), 3, 9, WithAcross(), WithSweep(SweepRows)); !errors.Is(err, ErrBadOption) {
+		t.Errorf("3x9 across by rows: %v, want ErrBadOption", err)
 	}
 	if _, err := CountDP(context.Background(), 3, 6, WithAcross(), WithAllLengths()); !errors.Is(err, ErrBadOption) {
 		t.Errorf("3x6 across, every length: %v, want ErrBadOption", err)
@@ -466,7 +470,7 @@ func TestCountDPErrors(t *testing.T) {
 	}{
 		{"zero rows", 0, 5, nil, ErrBadSize},
 		{"negative cols", 5, -1, nil, ErrBadSize},
-		{"too wide", 9, 9, nil, ErrBadSize},
+		{"too wide", 10, 10, nil, ErrBadSize},
 		{"too many squares", 8, 10000, nil, ErrBadSize},
 		{"start off the board", 5, 5, []CountDPOption{WithStart(Coordinate{5, 0})}, ErrOffBoard},
 		{"free ends and a start", 5, 5, []CountDPOption{WithFreeEnds(), WithStart(Coordinate{0, 0})}, ErrBadOption},

@@ -540,7 +540,7 @@ func WithEarlyStart() CountDPOption {
 // board's shorter side, each column as long as the longer side, rather
 // than along the longer side. The count is the same; the states on the
 // way are others, and many more, so a count made across checks one made
-// along. It takes boards up to 8 squares on the longer side, and does
+// along. It takes boards up to 9 squares on the longer side, and does
 // not go with WithAllLengths, whose shorter boards are cut along the
 // longer side. Work.Width says which way a count went.
 func WithAcross() CountDPOption {

@@ -89,13 +89,13 @@ func newCountFlags(c *common) *countFlags {
 	fs := c.fs
 	f := &countFlags{
 		asJSON:     fs.Bool("json", false, "print one JSON object"),
-		method:     fs.String("method", "auto", `"enum" lists the tours one by one (any board; -limit, -shard), "dp" counts them by frontier dynamic programming (shorter side up to 8; any length), "auto" picks the faster`),
+		method:     fs.String("method", "auto", `"enum" lists the tours one by one (any board; -limit, -shard), "dp" counts them by frontier dynamic programming (shorter side up to 9, 8 with -sweep rows; any length), "auto" picks the faster`),
 		allLengths: fs.Bool("all-lengths", false, "with -method dp, also count every shorter board along the longer side, in the same pass (R x 1 .. R x C)"),
 		free:       fs.Bool("free", false, "open tours from every square (both ends free), not from one start"),
 		memory:     fs.String("memory", "", "with -method dp, stop before the states take more than this, such as 8G (default: half the machine's memory)"),
 		spill:      fs.String("spill", "", "with -method dp, keep the states after each square in files in this directory (made if missing) instead of in memory, for boards whose states do not fit, such as 8x8"),
 		early:      fs.Bool("early-start", false, "with -method dp, add the start square where it lies rather than last (other states, the same count: a second computation to check a count by)"),
-		across:     fs.Bool("across", false, "with -method dp, add the squares column by column along the shorter side, each column as long as the longer (boards up to 8 on the longer side; far more states, the same count: a second computation to check a count by)"),
+		across:     fs.Bool("across", false, "with -method dp, add the squares column by column along the shorter side, each column as long as the longer (boards up to 9 on the longer side; far more states, the same count: a second computation to check a count by)"),
 		sweepName:  fs.String("sweep", "narrow", `with -method dp, the order of each column's squares: "narrow" keeps about half the states of "rows", "narrow-down" as few as "narrow" but other ones; a count made with one checks a count made with another`),
 		output:     fs.String("o", "", "write the -json result to FILE (whole or absent); if FILE already holds this count's result, check it and count nothing"),
 		cpt:        fs.String("checkpoint", "", "with -method dp, record progress in this file after every column, between the passes of a square made in passes, and on a stop (Ctrl-C), with the states beside it; run the same command again to resume"),

@@ -48,15 +48,32 @@ func TestRoughFigures(t *testing.T) {
 // TestSquareClock feeds the clock a count whose layers hold a million
 // states from the fifth square on, a square a second: once a column is
 // done, it tells the squares left at a second each, less half a column.
+// A count that resumes after square 20 reports no square done first, then
+// the 20 at once: the clock starts after them, and tells the time left
+// once it has timed a column and ten seconds of its own.
 func TestSquareClock(t *testing.T) {
-	var c squareClock
-	var got []time.Duration
-	for done := 0; done <= 12; done++ {
-		pr := knightstour.Progress{TasksDone: done, Tasks: 30, States: 1_000_000, Elapsed: time.Duration(done+20) * time.Second}
-		got = append(got, c.left(pr, 8).Round(time.Second))
-	}
-	want := []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16 * time.Second, 15 * time.Second, 14 * time.Second}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("time left (-want +got):\n%s", diff)
+	for _, c := range []struct {
+		name    string
+		resumes int
+		want    []time.Duration
+	}{
+		{"from the first square", 0, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16 * time.Second, 15 * time.Second, 14 * time.Second}},
+		{"resumed after square 20 of 50", 20, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 15 * time.Second, 14 * time.Second}},
+	} {
+		var clock squareClock
+		var got []time.Duration
+		for done := 0; done <= 12; done++ {
+			pr := knightstour.Progress{TasksDone: done, Tasks: 30, States: 1_000_000, Elapsed: time.Duration(done+20) * time.Second}
+			if c.resumes > 0 {
+				pr.Resumes, pr.Tasks = c.resumes, 50
+				if done > 0 {
+					pr.TasksDone += c.resumes
+				}
+			}
+			got = append(got, clock.left(pr, 8).Round(time.Second))
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s: time left (-want +got):\n%s", c.name, diff)
+		}
 	}
 }

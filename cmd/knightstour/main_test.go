@@ -151,7 +151,8 @@ func TestCountDPFailures(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"count", "-method", "dp", "9x9"}, exitUsage, "up to 8 squares on the shorter side"},
+		{[]string{"count", "-method", "dp", "10x10"}, exitUsage, "up to 9 squares on the shorter side"},
+		{[]string{"count", "-method", "dp", "-sweep", "rows", "9x9"}, exitUsage, "handles columns up to 8 squares long"},
 		{[]string{"count", "-method", "dp", "-memory", "1M", "6x6"}, exitFail, "raise the memory limit (-memory"},
 	} {
 		code, _, errOut := runArgs(t, tt.args...)
@@ -280,7 +281,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"count", "-sweep", "narrow", "7x7"}, "need -method dp"},
 		{[]string{"count", "-across", "4x7"}, "need -method dp"},
 		{[]string{"count", "-method", "dp", "-across", "-all-lengths", "4x7"}, "do not go together"},
-		{[]string{"count", "-method", "dp", "-across", "3x9"}, "up to 8 squares on the longer side"},
+		{[]string{"count", "-method", "dp", "-across", "3x10"}, "up to 9 squares on the longer side"},
+		{[]string{"count", "-method", "dp", "-across", "-sweep", "rows", "3x9"}, "handles columns up to 8 squares long"},
 		{[]string{"count", "-method", "dp", "-sweep", "diagonal", "7x7"}, "want rows, narrow or narrow-down"},
 		{[]string{"count", "-memory", "1G", "5x5"}, "need -method dp"},
 		{[]string{"count", "-method", "dp", "-early-start", "-closed", "6x6"}, "has none"},

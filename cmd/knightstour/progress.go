@@ -47,8 +47,11 @@ func (c *squareClock) left(pr knightstour.Progress, width int) time.Duration {
 	if pr.Demands > 0 || pr.Checked > 0 {
 		return 0
 	}
-	if !c.started {
-		c.started, c.since, c.from, c.done = true, pr.Elapsed, pr.TasksDone, pr.TasksDone
+	if !c.started || c.from < pr.Resumes {
+		// The squares a count resumes after were not added in this run:
+		// the clock starts after them, or their hours would look like
+		// seconds.
+		c.started, c.since, c.from, c.done, c.work = true, pr.Elapsed, pr.TasksDone, pr.TasksDone, 0
 		return 0
 	}
 	c.work += float64(pr.States) * float64(pr.TasksDone-c.done)

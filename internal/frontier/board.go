@@ -1,7 +1,6 @@
 package frontier
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -9,9 +8,10 @@ import (
 
 // MaxWidth is the widest shorter side a count handles: the counter walks
 // along the longer side, and its states describe the last two columns and
-// a bit of the shorter side, 2w+1 squares. At width 8 those are 17
-// squares, the most that still fit a state into one 64-bit word.
-const MaxWidth = 8
+// a bit of the shorter side, up to 2w+1 squares with SweepRows and 2w with
+// the narrow sweeps. A state's key is one 64-bit word, which holds up to
+// 18 squares (keys.go): 8 wide with SweepRows, 9 with the narrow sweeps.
+const MaxWidth = 9
 
 // maxSquares bounds the board, so that square indices fit an int32 with
 // room to spare.
@@ -65,11 +65,16 @@ type board struct {
 	rows       []int // the row of the i-th square added in a column
 	rank       []int // the inverse of rows
 	shifts     []shift
-	packed     bool   // 4 bits a slot fit in 64 bits; otherwise base 11
+	packed     bool   // 4 bits a slot fit in 64 bits; otherwise digits (keys.go)
 	zInKey     bool   // a packed key has room for z above its nibbles
 	nibbles    uint64 // the bits of a packed key that hold its nibbles
-	pow11      uint64 // 11^slots
-	mixer      mixer  // on the bits keys take
+	// radix and place give the digit of each window position in a key
+	// that is not packed (keys.go): its radix, and the product of the
+	// radices below it; span is the product of all of them.
+	radix, place [MaxSlots]uint64
+	span         uint64
+	demandShift  uint  // where a demand's squares needing two begin (filter.go)
+	mixer        mixer // on the bits keys take
 }
 
 // shift is what adding square v (the square numbered v) does to the window.
@@ -110,9 +115,8 @@ type shift struct {
 	mfrom [MaxSlots]int8
 }
 
-// MaxSlots is the most squares a state describes: 17, the window of
-// SweepRows on a board 8 wide, the most that fit a state into one
-// 64-bit word.
+// MaxSlots bounds the squares a window holds: 2*MaxWidth+1, the window
+// of SweepRows on a board MaxWidth wide. Keys hold at most maxKeySlots.
 const MaxSlots = 2*MaxWidth + 1
 
 // shiftMask moves a mask of positions before v to those after it.
@@ -179,10 +183,12 @@ func newBoard(rows, cols int, sweep Sweep, across bool) (*board, error) {
 		}
 	}
 	win := f.windows(sweep, last)
-	f.pow11 = 1
-	for range f.slots {
-		f.pow11 *= 11
+	if f.slots > maxKeySlots {
+		return nil, fmt.Errorf("%w: counting by frontier with the %s sweep handles boards up to %d squares on the shorter side, and the narrow sweeps %d, not %dx%d",
+			ErrTooWide, sweep, MaxWidth-1, MaxWidth, rows, cols)
 	}
+	f.setRadices()
+	f.demandShift = uint(max(base11Slots, f.slots))
 	f.pack(4*f.slots <= 64)
 	f.makeSteps(win, last)
 	return f, nil
@@ -412,134 +418,6 @@ func (f *board) latest(r, col int) int {
 		}
 	}
 	return best
-}
-
-// encode packs the window after square v (st is v's shift: positions 1..slots
-// of a, or those that st keeps) and the z-state into a key. It renames the
-// pair labels in order of first appearance, so that equal states get equal
-// keys whatever labels their steps made up. The step on bytes (expand,
-// finish) uses it on boards 8 wide swept row by row (17 squares), in base
-// 11; on packed boards it only makes the first state, and the step there
-// packs its own words (packed.go).
-func (f *board) encode(a *[18]uint8, z int, st *shift) (key uint64) {
-	if f.packed {
-		var word uint64
-		for p := 1; p <= f.slots; p++ {
-			word |= uint64(a[p]) << (4 * (p - 1))
-		}
-		return f.withZ(relabel(word), z)
-	}
-	return f.encodeFrom(a, z, &st.from)
-}
-
-// encodeFrom packs in base 11 the window whose position i takes the state
-// of position from[i] of a, and the z-state.
-func (f *board) encodeFrom(a *[18]uint8, z int, from *[MaxSlots]int8) (key uint64) {
-	// code[c] is one more than the new code of c, or 0 while c is unseen;
-	// codes below slotLabel keep their value. Labels are under 48: those
-	// decoded start at slotLabel, those link makes at 24. The loop has no
-	// branches: whether a label is new is not predictable.
-	code := [48]uint8{slotFree + 1, slotDone + 1, slotToZ + 1}
-	next := uint8(slotLabel + 1)
-	for i := f.slots - 1; i >= 0; i-- { // base 11 packs from the far end, so labels are named from there
-		c := a[from[i]]
-		r := code[c]
-		fresh := (r - 1) >> 7 // 1 if unseen
-		r += fresh * next
-		next += fresh
-		code[c] = r
-		key = key*11 + uint64(r-1)
-	}
-	return key + uint64(z)*f.pow11
-}
-
-// pack sets whether the board's keys are packed in nibbles (where they
-// fit) or in base 11, and the mixer of those keys.
-func (f *board) pack(packed bool) {
-	f.packed, f.zInKey = packed && 4*f.slots <= 64, 4*f.slots+2 <= 64
-	f.nibbles = 1<<(4*f.slots) - 1 // all 64 bits for 16 slots
-	switch {
-	case !f.packed:
-		f.mixer = newMixer(uint(bits.Len64(4*f.pow11 - 1))) // z below 4
-	case f.zInKey:
-		f.mixer = newMixer(uint(4*f.slots + 2))
-	default:
-		f.mixer = newNibbleMixer()
-	}
-}
-
-// withZ returns the packed key of a window's nibbles and z-state: z above
-// the nibbles where there is room; where there is none, the nibbles tell
-// it (worker.zOf).
-func (f *board) withZ(word uint64, z int) uint64 {
-	if !f.zInKey {
-		return word
-	}
-	return word | uint64(z)<<(4*f.slots)
-}
-
-// decode unpacks a base-11 key (a board 8 wide swept row by row; packed
-// boards never unpack) into window positions 0..slots-1 of a and returns the z-state,
-// the positions of squares with no edge yet, and those of the ends of
-// pieces of path (one edge).
-func (f *board) decode(key uint64, a *[18]uint8) (z int, free, ends uint32) {
-	if f.slots == 17 {
-		return decode17(key, a)
-	}
-	p := 0
-	for ; p+3 <= f.slots; p += 3 {
-		t := triples[key%1331]
-		key /= 1331
-		binary.LittleEndian.PutUint32(a[p:], t) // the fourth byte is the next triple's, or the new square's
-		free |= t >> 24 & 7 << p
-		ends |= t >> 28 & 7 << p
-	}
-	// One or two digits left, and z: below 4*11^2.
-	rest := uint(f.slots - p)
-	t := triples[key]
-	for i := range int(rest) {
-		a[p+i] = uint8(t >> (8 * i))
-	}
-	m := uint32(1)<<rest - 1
-	return int(t >> (8 * rest) & 0xff), free | t>>24&m<<p, ends | t>>28&m<<p
-}
-
-// triples holds, for each number below 11^3, its three base-11 digits
-// (a byte each) and what those squares need: bit 24+i is set if digit i
-// is slotFree, bit 28+i if it is an end of a piece of path. decode17
-// reads a key three digits a lookup; the table (10.6 KB) stays in the
-// processor's first-level cache.
-var triples = func() (t [1331]uint32) {
-	for n := range t {
-		for i, d := 0, n; i < 3; i, d = i+1, d/11 {
-			c := uint32(d % 11)
-			t[n] |= c << (8 * i)
-			if c == slotFree {
-				t[n] |= 1 << (24 + i)
-			}
-			if c >= slotToZ {
-				t[n] |= 1 << (28 + i)
-			}
-		}
-	}
-	return t
-}()
-
-// decode17 is decode for keys of 17 squares (boards 8 wide), which the
-// steps of 8-row counts decode once a state: a table lookup for three
-// digits at a time takes about a third of the work of a division and
-// two tests for each.
-func decode17(key uint64, a *[18]uint8) (z int, free, ends uint32) {
-	for p := 0; p < 15; p += 3 {
-		t := triples[key%1331]
-		key /= 1331
-		binary.LittleEndian.PutUint32(a[p:], t) // the fourth byte is the next triple's
-		free |= t >> 24 & 7 << p
-		ends |= t >> 28 & 7 << p
-	}
-	t := triples[key] // two digits and z, below 4*11^2
-	binary.LittleEndian.PutUint16(a[15:], uint16(t))
-	return int(t >> 16 & 0xff), free | t>>24&3<<15, ends | t>>28&3<<15
 }
 
 // reflect moves the nibble of each position p of word to position

@@ -75,6 +75,7 @@ func TestCheckpointResume(t *testing.T) {
 		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true}, 12},
 		{Config{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, 90},                                                          // two limbs
 		{Config{Rows: mr, Cols: mc, Mode: FromStart, StartRow: mr - 1, Sweep: SweepNarrow, Lean: true, compact: true}, 4 * mr}, // at the end of a column
+		{Config{Rows: 9, Cols: 3, Mode: FreeEnds, Sweep: SweepNarrow, Across: true, compact: true}, 14},                        // keys of 18 squares
 	}
 	if exhaustive {
 		counts = append(counts,
@@ -706,7 +707,7 @@ func TestDemandsProgress(t *testing.T) {
 		t.Errorf("half the demand passes done: progress says %v", p.Demands)
 	}
 	r.demanded.Store(0)
-	if _, err := r.viability(context.Background(), packDemand(0, 0, r.firstZ())); err != nil {
+	if _, err := r.viability(context.Background(), r.f.packDemand(0, 0, r.firstZ())); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := r.demanded.Load(), int64(2*(r.f.n-1)); got != want {

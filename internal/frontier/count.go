@@ -279,7 +279,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	r.saved = time.Now()
 	r.mem.used.Store(r.vb.bytes()) // the demand filters stay from one attempt to the next
 	z := r.firstZ()
-	var a [18]uint8
+	var a slotCodes
 	for p := range a {
 		a[p] = slotDone
 	}

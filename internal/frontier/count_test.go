@@ -51,9 +51,16 @@ func TestCountRefusesBadConfig(t *testing.T) {
 			t.Errorf("%+v: no error", cfg)
 		}
 	}
-	_, err := Count(context.Background(), Config{Rows: 9, Cols: 9, Workers: 1, MemoryLimit: 1 << 20})
-	if !errors.Is(err, ErrTooWide) {
-		t.Errorf("9x9: %v, want ErrTooWide", err)
+	for _, cfg := range []Config{
+		{Rows: 10, Cols: 10, Sweep: SweepNarrow},
+		{Rows: 9, Cols: 9, Sweep: SweepRows},
+		{Rows: 9, Cols: 3, Sweep: SweepRows, Across: true},
+		{Rows: 10, Cols: 3, Sweep: SweepNarrow, Across: true},
+	} {
+		cfg.Workers, cfg.MemoryLimit = 1, 1<<20
+		if _, err := Count(context.Background(), cfg); !errors.Is(err, ErrTooWide) {
+			t.Errorf("%dx%d %v, across %v: %v, want ErrTooWide", cfg.Rows, cfg.Cols, cfg.Sweep, cfg.Across, err)
+		}
 	}
 }
 
@@ -165,47 +172,12 @@ func TestCountShards(t *testing.T) {
 	}
 }
 
-// TestDecode17 checks the table-driven decoding of keys of 17 squares
-// against a digit at a time, on random keys and the largest.
-func TestDecode17(t *testing.T) {
-	f := mustBoard(t, Config{Rows: 8, Cols: 9})
-	rng := rand.New(rand.NewPCG(11, 12))
-	keys := []uint64{0, 1, 4*f.pow11 - 1, f.pow11, 3 * f.pow11}
-	for range 10000 {
-		keys = append(keys, rng.Uint64N(4*f.pow11))
-	}
-	type decoded struct {
-		Squares    [18]uint8
-		Z          int
-		Free, Ends uint32
-	}
-	for _, key := range keys {
-		var got, want decoded
-		got.Z, got.Free, got.Ends = decode17(key, &got.Squares)
-		k := key
-		for p := range 17 {
-			c := uint8(k % 11)
-			want.Squares[p], k = c, k/11
-			if c == slotFree {
-				want.Free |= 1 << p
-			}
-			if c >= slotToZ {
-				want.Ends |= 1 << p
-			}
-		}
-		want.Z = int(k)
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("key %d (-digit by digit +decode17):\n%s", key, diff)
-		}
-	}
-}
-
 // TestSameBytes checks the positions sameBytes finds in random windows,
 // codes up to 47 as labels take, against a loop.
 func TestSameBytes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	for range 20000 {
-		var a [18]uint8
+		var a slotCodes
 		for p := range a {
 			a[p] = uint8(rng.IntN(48))
 			if rng.IntN(4) == 0 {
@@ -214,10 +186,10 @@ func TestSameBytes(t *testing.T) {
 		}
 		c := uint8(rng.IntN(48))
 		if rng.IntN(2) == 0 {
-			c = a[rng.IntN(18)]
+			c = a[rng.IntN(MaxSlots)]
 		}
 		var want uint32
-		for p, b := range a {
+		for p, b := range a[:MaxSlots] {
 			if b == c {
 				want |= 1 << p
 			}
@@ -234,12 +206,12 @@ func TestSameBytes(t *testing.T) {
 func BenchmarkFar(b *testing.B) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	type end struct {
-		a *[18]uint8
+		a *slotCodes
 		x int8
 	}
 	var ends []end
 	for range 1024 {
-		a := new([18]uint8)
+		a := new(slotCodes)
 		perm := rng.Perm(18)
 		for i, p := range perm {
 			switch {
@@ -293,70 +265,6 @@ func TestEightWide(t *testing.T) {
 	if diff := cmp.Diff(want, m.States); diff != "" {
 		t.Errorf("8x8 from a1, start added early: states (-COUNTS.md +now):\n%s", diff)
 	}
-}
-
-// BenchmarkDecodeKey decodes keys of 8x8 states (17 squares, in base
-// 11), which every state of a layer goes through once a step.
-func BenchmarkDecodeKey(b *testing.B) {
-	f, windows := randomWindows(b, 8, 8)
-	keys := make([]uint64, len(windows))
-	for i := range windows {
-		keys[i] = f.encode(&windows[i], i&3, &f.shifts[f.n-1])
-	}
-	var sum uint32
-	var a [18]uint8
-	for b.Loop() {
-		for _, key := range keys {
-			z, free, ends := f.decode(key, &a)
-			sum += uint32(z) + free + ends + uint32(a[f.slots-1])
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/key")
-	if sum == 1 {
-		b.Log(sum)
-	}
-}
-
-// BenchmarkEncodeKey encodes windows of 8x8 states (17 squares, in base
-// 11), the step's most frequent call on boards 8 wide.
-func BenchmarkEncodeKey(b *testing.B) {
-	f, windows := randomWindows(b, 8, 8)
-	var sum uint64
-	for b.Loop() {
-		for i := range windows {
-			sum += f.encode(&windows[i], i&3, &f.shifts[f.n-1])
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(windows)), "ns/key")
-	if sum == 1 {
-		b.Log(sum)
-	}
-}
-
-// randomWindows returns a board and 1024 windows of its squares drawn at
-// random, half of them done, about as in the middle of a count.
-func randomWindows(b testing.TB, rows, cols int) (*board, [][18]uint8) {
-	f, err := newBoard(rows, cols, SweepRows, false)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(9, 10))
-	windows := make([][18]uint8, 1024)
-	for i := range windows {
-		for p := 1; p <= f.slots; p++ {
-			switch c := rng.IntN(10); {
-			case c < 5:
-				windows[i][p] = slotDone
-			case c < 7:
-				windows[i][p] = slotFree
-			case c < 8:
-				windows[i][p] = slotToZ
-			default:
-				windows[i][p] = uint8(slotLabel + rng.IntN(8))
-			}
-		}
-	}
-	return f, windows
 }
 
 // TestSixteenNibbles follows the first squares of counts 8 wide by the
@@ -420,7 +328,7 @@ func wholeCount(t *testing.T, cfg Config) *Result {
 	t.Helper()
 	c := Config{Rows: cfg.Rows, Cols: cfg.Cols, Mode: cfg.Mode, StartRow: cfg.StartRow, StartCol: cfg.StartCol,
 		AllLengths: cfg.AllLengths, AllDemands: cfg.AllDemands, Sweep: cfg.Sweep, EarlyStart: cfg.EarlyStart,
-		Shard: cfg.Shard, Shards: cfg.Shards, Workers: 2, MemoryLimit: 1 << 30, noMirror: cfg.noMirror}
+		Shard: cfg.Shard, Shards: cfg.Shards, Workers: 2, MemoryLimit: 1 << 30, noMirror: cfg.noMirror, Across: cfg.Across}
 	key := fmt.Sprintf("%+v", c)
 	if r, ok := wholeCounts.Load(key); ok {
 		return r.(*Result)

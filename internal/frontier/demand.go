@@ -20,7 +20,7 @@ const demandChoices = 11
 func (r *counter) demandStep(v int, d uint64, notEnd *[4]uint32, out *[demandChoices]uint64) int {
 	f, st := r.f, &r.f.shifts[v]
 	s := uint(f.slots)
-	one, two, z := unpackDemand(d)
+	one, two, z := f.unpackDemand(d)
 	room := 2
 	if v == r.start {
 		one |= 1 << s // the start's other edge goes to z
@@ -66,8 +66,8 @@ func (r *counter) demandStep(v int, d uint64, notEnd *[4]uint32, out *[demandCho
 // the board is cut after the square d follows (endBoard): no square needs
 // two more edges, and the squares needing one are the path's ends still
 // to join z.
-func endsBoard(d uint64) bool {
-	one, two, z := unpackDemand(d)
+func (f *board) endsBoard(d uint64) bool {
+	one, two, z := f.unpackDemand(d)
 	return two == 0 && bits.OnesCount32(one) == zLeft[z]
 }
 
@@ -182,7 +182,7 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 		// viable whatever follows.
 		if r.cfg.AllLengths && v%f.w == 0 {
 			for _, d := range ds {
-				if endsBoard(d) {
+				if r.f.endsBoard(d) {
 					live = append(live, d) // some twice: a filter and a keySet take that
 				}
 			}
@@ -249,10 +249,10 @@ func inChunks(ctx context.Context, n, workers int, fn func(c, lo, hi int)) error
 // down by one), and z.
 func (f *board) varies(v int) uint64 {
 	st := &f.shifts[v]
-	m := uint64(3) << demandZShift
+	m := uint64(3) << (2 * f.demandShift)
 	for _, p := range append([]int8{int8(f.slots)}, st.back[:st.nback]...) {
 		if q := st.next[p]; q >= 0 {
-			m |= (1<<demandTwoShift + 1) << q
+			m |= (1<<f.demandShift + 1) << q
 		}
 	}
 	return m

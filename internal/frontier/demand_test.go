@@ -46,7 +46,7 @@ func BenchmarkViability(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r := &counter{cfg: cfg, f: f, mem: &memory{limit: cfg.MemoryLimit}}
-		vb, err := r.viability(context.Background(), packDemand(0, 0, r.firstZ()))
+		vb, err := r.viability(context.Background(), r.f.packDemand(0, 0, r.firstZ()))
 		if err != nil {
 			b.Fatal(err)
 		}

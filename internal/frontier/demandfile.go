@@ -164,7 +164,7 @@ func (r *counter) demands(ctx context.Context) (*viability, error) {
 			return vb, nil
 		}
 	}
-	vb, err := r.viability(ctx, packDemand(0, 0, r.firstZ()))
+	vb, err := r.viability(ctx, r.f.packDemand(0, 0, r.firstZ()))
 	if err != nil || r.cfg.Checkpoint == "" {
 		return vb, err
 	}

@@ -75,7 +75,7 @@ func FuzzDemands(f *testing.F) {
 	cfg := Config{Rows: 4, Cols: 5, Mode: FromStart, StartRow: 3, Workers: 2, MemoryLimit: 1 << 28}
 	cfg.Checkpoint = filepath.Join(f.TempDir(), "seed.ckpt")
 	r := newCounter(mustBoard(f, cfg), cfg)
-	vb, err := r.viability(context.Background(), packDemand(0, 0, r.firstZ()))
+	vb, err := r.viability(context.Background(), r.f.packDemand(0, 0, r.firstZ()))
 	if err != nil {
 		f.Fatal(err)
 	}

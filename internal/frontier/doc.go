@@ -32,8 +32,8 @@
 // The files stand in five groups, each using only the groups below it:
 //
 //   - State: the board and its sweeps (board.go), the window of slots a
-//     state describes (window.go), key mixing (mix.go), counts in limbs
-//     (limbs.go).
+//     state describes, packed in nibbles (window.go), keys in digits
+//     (keys.go), key mixing (mix.go), counts in limbs (limbs.go).
 //   - Store: the memory accountant (memory.go, words_*.go), the arena of
 //     slabs (arena.go), private spaces (space*.go), layers and their groups
 //     (layer.go), layer files on disk (disk.go, diskguard.go) and their

@@ -4,9 +4,11 @@ import "math/bits"
 
 // A demand is the degree-only view of a counting state: for each window
 // square, how many more edges it needs (0, 1 or 2), and the z-state,
-// packed as the squares needing one (bits 0..16), the squares needing two
-// (bits 17..33) and z (from bit 34). It forgets which ends are joined, so
-// many counting states share one demand.
+// packed as the squares needing one (bit p for window position p), the
+// squares needing two (from bit board.demandShift) and z (from twice
+// that). The shift is 17, or 18 on boards whose windows hold 18 squares.
+// It forgets which ends are joined, so many counting states share one
+// demand.
 //
 // Most counting states are dead ends: near the far end of the board only a
 // few percent of them can still become a tour (on 6x6 from the corner,
@@ -17,21 +19,17 @@ import "math/bits"
 // demands from which the rest of the board can be finished, and keeps only
 // the counting states with such a demand: about an eighth of them at the
 // widest step on 6x6.
-const (
-	demandTwoShift = 17
-	demandZShift   = 34
-	demandMask     = 1<<demandTwoShift - 1
-)
 
 // packDemand packs a demand from its squares needing one and two edges
 // and its z-state.
-func packDemand(one, two uint32, z int) uint64 {
-	return uint64(one) | uint64(two)<<demandTwoShift | uint64(z)<<demandZShift
+func (f *board) packDemand(one, two uint32, z int) uint64 {
+	return uint64(one) | uint64(two)<<f.demandShift | uint64(z)<<(2*f.demandShift)
 }
 
 // unpackDemand inverts packDemand.
-func unpackDemand(d uint64) (one, two uint32, z int) {
-	return uint32(d & demandMask), uint32(d >> demandTwoShift & demandMask), int(d >> demandZShift)
+func (f *board) unpackDemand(d uint64) (one, two uint32, z int) {
+	mask := uint64(1)<<f.demandShift - 1
+	return uint32(d & mask), uint32(d >> f.demandShift & mask), int(d >> (2 * f.demandShift))
 }
 
 // viability holds, for each square v, the demands after adding v from
@@ -163,7 +161,7 @@ func (fl *filter) has(key uint64) bool {
 }
 
 // emptyKey marks a free slot of a keySet; no demand packs to it, as
-// demands use at most 36 bits.
+// demands use at most 38 bits.
 const emptyKey = ^uint64(0)
 
 // keySet is a set of 64-bit keys other than emptyKey: open addressing with

@@ -46,15 +46,17 @@ type pass struct {
 type classifier struct {
 	f   *board
 	pos []int
-	div []uint64 // 11^pos, for keys in base 11
+	// div and mod give the digit of each position in a key that is not
+	// packed: key / div % mod (board.place and board.radix).
+	div, mod []uint64
 }
 
 // setPositions makes c tell classes by the window positions pos.
 func (c *classifier) setPositions(pos []int) {
 	c.pos = slices.Clone(pos)
-	c.div = make([]uint64, len(pos))
+	c.div, c.mod = make([]uint64, len(pos)), make([]uint64, len(pos))
 	for i, q := range pos {
-		c.div[i] = pow(11, q)
+		c.div[i], c.mod[i] = c.f.place[q], c.f.radix[q]
 	}
 }
 
@@ -87,7 +89,7 @@ func (c *classifier) class(key uint64) int {
 		if c.f.packed {
 			code = key >> (4 * p) & 15
 		} else {
-			code = key / c.div[i] % 11
+			code = key / c.div[i] % c.mod[i]
 		}
 		class = 3*class + kind(code)
 	}
@@ -228,14 +230,6 @@ func (c *classifier) shares(sm *sample) []float64 {
 		sh[i] /= sum
 	}
 	return sh
-}
-
-func pow(b uint64, e int) uint64 {
-	r := uint64(1)
-	for range e {
-		r *= b
-	}
-	return r
 }
 
 // count returns how many classes c tells.

@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -100,6 +101,8 @@ func TestSweepRows(t *testing.T) {
 		{8, SweepRows, []int{0, 1, 2, 3, 4, 5, 6, 7}},
 		{8, SweepNarrow, []int{1, 3, 5, 6, 4, 2, 0, 7}},
 		{8, SweepNarrowDown, []int{6, 4, 2, 0, 1, 3, 5, 7}},
+		{9, SweepNarrow, []int{1, 3, 5, 7, 6, 4, 2, 0, 8}},
+		{9, SweepNarrowDown, []int{7, 5, 3, 1, 0, 2, 4, 6, 8}},
 	} {
 		if diff := cmp.Diff(tt.want, sweepRows(tt.w, tt.sweep)); diff != "" {
 			t.Errorf("%v, %d rows (-want +got):\n%s", tt.sweep, tt.w, diff)
@@ -108,12 +111,19 @@ func TestSweepRows(t *testing.T) {
 }
 
 // TestNarrowWindow checks the frontier of the narrow sweeps: at most 2w
-// squares for every width from 3 on, against 2w+1 for the rows sweep.
+// squares for every width from 3 on, against 2w+1 for the rows sweep,
+// which on 9 rows (19 squares) a key cannot hold.
 func TestNarrowWindow(t *testing.T) {
 	var got, want []string
 	for w := 1; w <= MaxWidth; w++ {
 		for _, sweep := range []Sweep{SweepRows, SweepNarrow, SweepNarrowDown} {
 			f, err := newBoard(w, 12, sweep, false)
+			if sweep == SweepRows && w == MaxWidth {
+				if !errors.Is(err, ErrTooWide) {
+					t.Errorf("%d rows by %v: %v, want ErrTooWide", w, sweep, err)
+				}
+				continue
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,6 +160,8 @@ func TestReflections(t *testing.T) {
 		{SweepNarrow, 6, []int{1, 3, 4, 2, 0, 5}, []int{3, 5}},
 		{SweepNarrow, 7, []int{1, 3, 5, 4, 2, 0, 6}, []int{2, 4, 6}},
 		{SweepNarrow, 8, []int{1, 3, 5, 6, 4, 2, 0, 7}, []int{5, 7}},
+		{SweepNarrow, 9, []int{1, 3, 5, 7, 6, 4, 2, 0, 8}, []int{3, 6, 8}},
+		{SweepNarrowDown, 9, []int{7, 5, 3, 1, 0, 2, 4, 6, 8}, []int{3, 8}},
 		{SweepNarrowDown, 5, []int{3, 1, 0, 2, 4}, []int{1, 4}},
 		{SweepNarrowDown, 7, []int{5, 3, 1, 0, 2, 4, 6}, []int{2, 6}},
 		{SweepNarrowDown, 8, []int{6, 4, 2, 0, 1, 3, 5, 7}, []int{7}},
@@ -185,9 +197,13 @@ func TestAcross(t *testing.T) {
 		{Rows: 3, Cols: 8, Mode: FreeEnds, Sweep: SweepNarrow},
 		{Rows: 5, Cols: 6, Mode: Closed, Sweep: SweepNarrow},
 		{Rows: 4, Cols: 7, Mode: FreeEnds, Sweep: SweepRows},
+		{Rows: 3, Cols: 9, Mode: FreeEnds, Sweep: SweepNarrow},                                // across, keys of 18 squares
+		{Rows: 9, Cols: 3, Mode: FromStart, StartRow: 4, StartCol: 1, Sweep: SweepNarrowDown}, // 18 squares
 	}
 	if exhaustive {
 		cfgs = append(cfgs,
+			Config{Rows: 4, Cols: 9, Mode: FreeEnds, Sweep: SweepNarrowDown},
+			Config{Rows: 9, Cols: 4, Mode: FromStart, Sweep: SweepNarrow},
 			Config{Rows: 5, Cols: 8, Mode: FromStart, Sweep: SweepNarrow},
 			Config{Rows: 6, Cols: 7, Mode: FreeEnds, Sweep: SweepNarrowDown},
 			Config{Rows: 6, Cols: 8, Mode: Closed, Sweep: SweepNarrow})
@@ -210,12 +226,41 @@ func TestAcross(t *testing.T) {
 		}
 	}
 	for _, cfg := range []Config{
-		{Rows: 3, Cols: 9, Mode: FreeEnds, Across: true},
+		{Rows: 3, Cols: 10, Mode: FreeEnds, Sweep: SweepNarrow, Across: true},
+		{Rows: 3, Cols: 9, Mode: FreeEnds, Sweep: SweepRows, Across: true},
 		{Rows: 4, Cols: 6, Mode: FreeEnds, Across: true, AllLengths: true},
 	} {
 		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
 		if _, err := Count(context.Background(), cfg); err == nil {
 			t.Errorf("%dx%d across, all lengths %v: counted, want an error", cfg.Rows, cfg.Cols, cfg.AllLengths)
+		}
+	}
+}
+
+// TestNineWide counts boards 9 squares long across, by a frontier of 18
+// squares, against twice the published counts of open tours on 9 x n
+// (OEIS A391009, undirected): keys in the growing digits of keys.go,
+// demands of 18 squares.
+func TestNineWide(t *testing.T) {
+	type count struct {
+		cfg  Config
+		want string
+	}
+	cases := []count{
+		{Config{Rows: 9, Cols: 3, Mode: FreeEnds, Sweep: SweepNarrow}, "1120"},
+		{Config{Rows: 3, Cols: 9, Mode: FreeEnds, Sweep: SweepNarrowDown}, "1120"},
+	}
+	if exhaustive {
+		cases = append(cases, count{Config{Rows: 9, Cols: 4, Mode: FreeEnds, Sweep: SweepNarrow}, "379376"})
+	}
+	for _, c := range cases {
+		c.cfg.Across, c.cfg.Workers, c.cfg.MemoryLimit = true, 2, 2<<30
+		res, err := Count(context.Background(), c.cfg)
+		if err != nil {
+			t.Fatalf("%dx%d: %v", c.cfg.Rows, c.cfg.Cols, err)
+		}
+		if diff := cmp.Diff([]any{c.want, 9}, []any{res.Tours.String(), res.Width}); diff != "" {
+			t.Errorf("%dx%d %v across: tours and width (-want +got):\n%s", c.cfg.Rows, c.cfg.Cols, c.cfg.Sweep, diff)
 		}
 	}
 }

@@ -105,7 +105,7 @@ func (r *counter) zAfter(z int, colour uint32) int {
 // edges to its earlier neighbours.
 func (w *worker) expand(key uint64, val []uint64) {
 	f, st := w.r.f, w.st
-	var a [18]uint8
+	var a slotCodes
 	z, free, ends := f.decode(key, &a)
 	s := int8(f.slots)
 	self := uint32(1) << s
@@ -242,9 +242,9 @@ func (w *worker) viable(ends, free uint32, z int) bool {
 
 // far returns the position of the other end of the piece of path that
 // ends at position x, or -1 for z. It looks for the other square of x's
-// label in all 18 at once, eight a word (a loop over them took three
+// label in all at once, eight a word (a loop over them took three
 // times as long, its end unpredictable).
-func far(a *[18]uint8, x int8) int8 {
+func far(a *slotCodes, x int8) int8 {
 	switch c := a[x]; c {
 	case slotFree:
 		return x
@@ -259,11 +259,11 @@ func far(a *[18]uint8, x int8) int8 {
 }
 
 // sameBytes returns the positions of a that hold c, as bits.
-func sameBytes(a *[18]uint8, c uint8) uint32 {
+func sameBytes(a *slotCodes, c uint8) uint32 {
 	pat := uint64(c) * 0x0101010101010101
 	m0 := zeroBytes(binary.LittleEndian.Uint64(a[0:8]) ^ pat)
 	m1 := zeroBytes(binary.LittleEndian.Uint64(a[8:16]) ^ pat)
-	m2 := zeroBytes(uint64(binary.LittleEndian.Uint16(a[16:18]))^pat&0xffff) & 0x8080
+	m2 := zeroBytes(uint64(binary.LittleEndian.Uint32(a[16:20]))^pat&0xffffffff) & 0x808080 // positions 16..18
 	return uint32(gatherBytes(m0) | gatherBytes(m1)<<8 | gatherBytes(m2)<<16)
 }
 
@@ -283,7 +283,7 @@ func gatherBytes(m uint64) uint64 {
 // linkSlots adds the edge x-y. It reports whether the edge closes the cycle
 // (which must then be the whole tour) and false if it closes a cycle that
 // cannot be one.
-func linkSlots(a *[18]uint8, x, y int8, closed bool) (complete, ok bool) {
+func linkSlots(a *slotCodes, x, y int8, closed bool) (complete, ok bool) {
 	fx, fy := far(a, x), far(a, y)
 	if fx == y || fx < 0 && fy < 0 {
 		// A cycle: without z it is a closed tour, through z an open one.
@@ -314,7 +314,7 @@ func linkSlots(a *[18]uint8, x, y int8, closed bool) (complete, ok bool) {
 // finish retires the squares that have no later neighbours, checks that
 // the state can still become a tour, and adds it to the next layer (or,
 // after the last square, its count to the total).
-func (w *worker) finish(arr [18]uint8, z int, free uint32, complete bool, val []uint64) {
+func (w *worker) finish(arr slotCodes, z int, free uint32, complete bool, val []uint64) {
 	a := &arr
 	st := w.st
 	// A square that leaves unused is a square no path reaches; squares
@@ -378,7 +378,7 @@ func (w *worker) finish(arr [18]uint8, z int, free uint32, complete bool, val []
 // sameClass reports whether the window after the step, as a and the
 // step's from have it, and its reflection (mfrom) have squares of the
 // same kinds at the positions classAt.
-func (w *worker) sameClass(a *[18]uint8) bool {
+func (w *worker) sameClass(a *slotCodes) bool {
 	st := w.st
 	for m := w.classAt; m != 0; m &= m - 1 {
 		q := bits.TrailingZeros32(m)
@@ -394,7 +394,7 @@ func (w *worker) sameClass(a *[18]uint8) bool {
 // those of the shorter board and more, as every square has at least as
 // many later neighbours on the longer board, so a count of the longer
 // board also counts all its shorter ones, in one pass.
-func (w *worker) endBoard(arr [18]uint8, z int, complete bool, val []uint64) {
+func (w *worker) endBoard(arr slotCodes, z int, complete bool, val []uint64) {
 	a := &arr
 	for p := range int8(w.r.f.slots + 1) {
 		c := a[p]
@@ -477,5 +477,5 @@ func (r *counter) settle(v int, one, two uint32, z int, notEnd *[4]uint32) (uint
 	if v == r.f.n-1 {
 		return 0, zLeft[z] == 0
 	}
-	return packDemand(st.shiftMask(one&^st.retire), st.shiftMask(two), z), true
+	return r.f.packDemand(st.shiftMask(one&^st.retire), st.shiftMask(two), z), true
 }

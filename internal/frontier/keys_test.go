@@ -1,0 +1,185 @@
+package frontier
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestDecode checks the table-driven decoding of keys against a digit at
+// a time, on random keys and the largest: keys of 17 squares in base 11
+// (decode17), of 18 whose digits grow (decode18), and of fewer in base 11.
+func TestDecode(t *testing.T) {
+	type decoded struct {
+		Squares    slotCodes
+		Z          int
+		Free, Ends uint32
+	}
+	for _, c := range []struct {
+		cfg   Config
+		slots int
+		top   uint64 // the radix of the last position
+	}{
+		{Config{Rows: 8, Cols: 9}, 17, 11},
+		{Config{Rows: 9, Cols: 9, Sweep: SweepNarrow}, 18, 4},
+		{Config{Rows: 9, Cols: 4, Sweep: SweepNarrowDown, Across: true}, 18, 4},
+		{Config{Rows: 7, Cols: 9}, 15, 11},
+		{Config{Rows: 8, Cols: 8, Sweep: SweepNarrow}, 16, 11},
+	} {
+		f := mustBoard(t, c.cfg)
+		f.pack(false)
+		if f.slots != c.slots || f.radix[f.slots-1] != c.top || f.radix[0] != 11+uint64(c.slots/18) {
+			t.Fatalf("%+v: %d slots, radices %v, want %d slots up to %d", c.cfg, f.slots, f.radix, c.slots, c.top)
+		}
+		rng := rand.New(rand.NewPCG(11, 12))
+		keys := []uint64{0, 1, 4*f.span - 1, f.span, 3 * f.span}
+		for range 10000 {
+			keys = append(keys, rng.Uint64N(4*f.span))
+		}
+		for _, key := range keys {
+			var got, want decoded
+			got.Z, got.Free, got.Ends = f.decode(key, &got.Squares)
+			k := key
+			for p := range f.slots {
+				c := uint8(k % f.radix[p])
+				want.Squares[p], k = c, k/f.radix[p]
+				if c == slotFree {
+					want.Free |= 1 << p
+				}
+				if c >= slotToZ {
+					want.Ends |= 1 << p
+				}
+			}
+			want.Z = int(k)
+			got.Squares[f.slots] = 0 // decode may leave a byte there for the new square to take
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("%dx%d, key %d (-digit by digit +decode):\n%s", c.cfg.Rows, c.cfg.Cols, key, diff)
+			}
+		}
+	}
+}
+
+// TestKeys encodes random windows of boards whose keys are not packed, up
+// to the most pairs of ends their squares hold (nine on 18 squares), and
+// checks that decoding gives back each window with its labels named in
+// order from the far end, and that every key, z-state included, stays
+// below 4*span, the bits the board's mixer takes.
+func TestKeys(t *testing.T) {
+	for _, cfg := range []Config{
+		{Rows: 9, Cols: 9, Sweep: SweepNarrow},
+		{Rows: 9, Cols: 5, Sweep: SweepNarrow, Across: true},
+		{Rows: 8, Cols: 9},
+		{Rows: 8, Cols: 8, Sweep: SweepNarrow},
+		{Rows: 6, Cols: 7},
+	} {
+		f := mustBoard(t, cfg)
+		f.pack(false)
+		rng := rand.New(rand.NewPCG(13, 14))
+		var from [MaxSlots]int8
+		for i := range from {
+			from[i] = int8(i)
+		}
+		for range 20000 {
+			var a slotCodes
+			pairs := rng.IntN(f.slots/2 + 1)
+			if rng.IntN(4) == 0 {
+				pairs = f.slots / 2
+			}
+			perm := rng.Perm(f.slots)
+			for i, p := range perm {
+				switch {
+				case i < 2*pairs:
+					a[p] = uint8(24 + i/2) // labels as link makes them
+				default:
+					a[p] = uint8(rng.IntN(slotLabel))
+				}
+			}
+			z := rng.IntN(4)
+			key := f.encodeFrom(&a, z, &from)
+			if key >= 4*f.span || key>>f.mixer.bits != 0 {
+				t.Fatalf("%+v: window %v: key %d, past 4*span %d", cfg, a[:f.slots], key, 4*f.span)
+			}
+			var got slotCodes
+			gz, _, _ := f.decode(key, &got)
+			got[f.slots] = 0
+			want := a
+			named := map[uint8]uint8{}
+			for p := f.slots - 1; p >= 0; p-- {
+				if c := a[p]; c >= slotLabel {
+					if _, ok := named[c]; !ok {
+						named[c] = uint8(slotLabel + len(named))
+					}
+					want[p] = named[c]
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" || gz != z {
+				t.Fatalf("%+v: window %v, z %d: decoded z %d (-want +got):\n%s", cfg, a[:f.slots], z, gz, diff)
+			}
+		}
+	}
+}
+
+// BenchmarkDecodeKey decodes keys of 8x8 states (17 squares, in base
+// 11), which every state of a layer goes through once a step.
+func BenchmarkDecodeKey(b *testing.B) {
+	f, windows := randomWindows(b, 8, 8)
+	keys := make([]uint64, len(windows))
+	for i := range windows {
+		keys[i] = f.encode(&windows[i], i&3, &f.shifts[f.n-1])
+	}
+	var sum uint32
+	var a slotCodes
+	for b.Loop() {
+		for _, key := range keys {
+			z, free, ends := f.decode(key, &a)
+			sum += uint32(z) + free + ends + uint32(a[f.slots-1])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/key")
+	if sum == 1 {
+		b.Log(sum)
+	}
+}
+
+// BenchmarkEncodeKey encodes windows of 8x8 states (17 squares, in base
+// 11), the step's most frequent call on boards 8 wide.
+func BenchmarkEncodeKey(b *testing.B) {
+	f, windows := randomWindows(b, 8, 8)
+	var sum uint64
+	for b.Loop() {
+		for i := range windows {
+			sum += f.encode(&windows[i], i&3, &f.shifts[f.n-1])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(windows)), "ns/key")
+	if sum == 1 {
+		b.Log(sum)
+	}
+}
+
+// randomWindows returns a board and 1024 windows of its squares drawn at
+// random, half of them done, about as in the middle of a count.
+func randomWindows(b testing.TB, rows, cols int) (*board, []slotCodes) {
+	f, err := newBoard(rows, cols, SweepRows, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	windows := make([]slotCodes, 1024)
+	for i := range windows {
+		for p := 1; p <= f.slots; p++ {
+			switch c := rng.IntN(10); {
+			case c < 5:
+				windows[i][p] = slotDone
+			case c < 7:
+				windows[i][p] = slotFree
+			case c < 8:
+				windows[i][p] = slotToZ
+			default:
+				windows[i][p] = uint8(slotLabel + rng.IntN(8))
+			}
+		}
+	}
+	return f, windows
+}
