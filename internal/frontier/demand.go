@@ -97,15 +97,16 @@ func (r *counter) demandsForward(ctx context.Context, first uint64, occur []dema
 	var made chunkBufs
 	var gather []uint64 // a square's demands, before they are kept at their size
 	seen := newKeySet(0)
-	cur := []uint64{first}
+	start := f.keepDemands([]uint64{first})
+	cur := &start
 	for v := range f.n - 1 {
 		notEnd := r.notEnd(&f.shifts[v])
-		bufs := made.ready(chunksOf(len(cur)))
-		err := inChunks(ctx, len(cur), workers, func(c, lo, hi int) {
+		bufs := made.ready(chunksOf(cur.n))
+		err := inChunks(ctx, cur.n, workers, func(c, lo, hi int) {
 			var out [demandChoices]uint64
 			buf := bufs[c]
-			for _, d := range cur[lo:hi] {
-				n := r.demandStep(v, d, &notEnd, &out)
+			for i := lo; i < hi; i++ {
+				n := r.demandStep(v, cur.at(i), &notEnd, &out)
 				buf = append(buf, out[:n]...)
 			}
 			bufs[c] = buf
@@ -113,7 +114,7 @@ func (r *counter) demandsForward(ctx context.Context, first uint64, occur []dema
 		if err != nil {
 			return nil, err
 		}
-		seen.reset(len(cur))
+		seen.reset(cur.n)
 		gather = gather[:0]
 		for _, buf := range bufs {
 			if err := ctx.Err(); err != nil { // millions of demands, a chunk at a time
@@ -125,11 +126,11 @@ func (r *counter) demandsForward(ctx context.Context, first uint64, occur []dema
 				}
 			}
 		}
-		occur[v] = keepDemands(gather)
-		if !r.mem.grab(int64(len(gather)) * 8) {
+		occur[v] = f.keepDemands(gather)
+		if !r.mem.grab(occur[v].bytes()) {
 			return nil, r.demandMemoryError(v)
 		}
-		cur = occur[v].ds
+		cur = &occur[v]
 		r.demanded.Add(1)
 	}
 	return gather, nil
@@ -154,12 +155,13 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 	after.add(0)
 	for v := f.n - 1; v >= 1; v-- {
 		notEnd := r.notEnd(&f.shifts[v])
-		ds := occur[v-1].ds
-		bufs := kept.ready(chunksOf(len(ds)))
-		err := inChunks(ctx, len(ds), workers, func(c, lo, hi int) {
+		ds := &occur[v-1]
+		bufs := kept.ready(chunksOf(ds.n))
+		err := inChunks(ctx, ds.n, workers, func(c, lo, hi int) {
 			var out [demandChoices]uint64
 			live := bufs[c]
-			for _, d := range ds[lo:hi] {
+			for i := lo; i < hi; i++ {
+				d := ds.at(i)
 				n := r.demandStep(v, d, &notEnd, &out)
 				for _, c := range out[:n] {
 					if after.has(c) {
@@ -181,8 +183,8 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 		// column, is finished there too: the demands it can end from are
 		// viable whatever follows.
 		if r.cfg.AllLengths && v%f.w == 0 {
-			for _, d := range ds {
-				if r.f.endsBoard(d) {
+			for i := range ds.n {
+				if d := ds.at(i); r.f.endsBoard(d) {
 					live = append(live, d) // some twice: a filter and a keySet take that
 				}
 			}
@@ -199,8 +201,8 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 			}
 			after.add(d)
 		}
-		r.mem.release(int64(len(ds)) * 8)
-		occur[v-1].free()
+		r.mem.release(ds.bytes())
+		ds.free()
 		r.demanded.Add(1)
 	}
 	return vb, nil

@@ -53,3 +53,42 @@ func BenchmarkViability(b *testing.B) {
 		vb.free()
 	}
 }
+
+// TestDemandList checks that a list of demands, kept in base 3, gives
+// back each demand it was made from, on boards whose windows hold 16, 17
+// and 18 squares, with lists long enough to be mapped from the kernel.
+func TestDemandList(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, cfg := range []Config{
+		{Rows: 8, Cols: 8, Sweep: SweepNarrow},
+		{Rows: 8, Cols: 9, Sweep: SweepRows},
+		{Rows: 9, Cols: 9, Sweep: SweepNarrow},
+	} {
+		f := mustBoard(t, cfg)
+		ds := make([]uint64, 2*mappedFilterWords+1) // odd: the last word holds one
+		for i := range ds {
+			var one, two uint32
+			for p := range f.slots {
+				switch rng.IntN(3) {
+				case 1:
+					one |= 1 << p
+				case 2:
+					two |= 1 << p
+				}
+			}
+			ds[i] = f.packDemand(one, two, rng.IntN(4))
+		}
+		ds[0] = f.packDemand(1<<f.slots-1, 0, 3)
+		ds[1] = f.packDemand(0, 1<<f.slots-1, 3)
+		l := f.keepDemands(ds)
+		if !l.mapped || l.n != len(ds) {
+			t.Fatalf("%dx%d: a list of %d demands, mapped %v; want %d, mapped", cfg.Rows, cfg.Cols, l.n, l.mapped, len(ds))
+		}
+		for i, d := range ds {
+			if got := l.at(i); got != d {
+				t.Fatalf("%dx%d: demand %d is %#x, kept as %#x", cfg.Rows, cfg.Cols, i, d, got)
+			}
+		}
+		l.free()
+	}
+}

@@ -69,32 +69,93 @@ func (vb *viability) bytes() int64 {
 func (vb *viability) viable(v int, d uint64) bool { return vb.after[v].has(d) }
 
 // A demandList is the demands after one square, kept to the end of the
-// backward pass: tens of millions of them a square on 8 rows.
+// backward pass: tens of millions of them a square on 8 rows, up to 57
+// million on 9x9 from the corner (1.2 billion over its squares). It keeps
+// each in 32 bits, two to a word, half what a packed demand takes: the
+// need of each window square (0, 1 or 2) as a digit in base 3, and z
+// above the digits of 18 squares (4*3^18 < 2^32).
 type demandList struct {
-	ds     []uint64
+	words  []uint64
+	n      int
+	shift  uint // the board's demandShift, to pack the demands again
 	mapped bool // from allocWords, as a large filter is (see filter.mapped)
 }
 
-// keepDemands returns a copy of ds at its size, from the kernel when it
-// is large: on the Go heap, the collector would let as much garbage grow
-// beside the lists before it ran, memory no limit sees.
-func keepDemands(ds []uint64) demandList {
-	if len(ds) >= mappedFilterWords {
-		if w, err := allocWords(len(ds)); err == nil {
-			copy(w, ds)
-			return demandList{ds: w, mapped: true}
+// pow3x18 is 3^18, the numbers of the needs of 18 squares.
+const pow3x18 = 387420489
+
+// keepDemands returns a list of the demands ds.
+func (f *board) keepDemands(ds []uint64) demandList {
+	l := demandList{n: len(ds), shift: f.demandShift}
+	size := (len(ds) + 1) / 2
+	if size >= mappedFilterWords {
+		if w, err := allocWords(size); err == nil {
+			l.words, l.mapped = w, true
 		}
 	}
-	return demandList{ds: append([]uint64(nil), ds...)}
+	if l.words == nil {
+		l.words = make([]uint64, size)
+	}
+	mask := uint64(1)<<l.shift - 1
+	for i, d := range ds {
+		one, two, z := d&mask, d>>l.shift&mask, d>>(2*l.shift)
+		code := z * pow3x18
+		for k := range 3 {
+			s := 6 * uint(k)
+			code += uint64(sixNeeds[one>>s&63|two>>s&63<<6]) * pow729[k]
+		}
+		l.words[i/2] |= code << (32 * uint(i%2))
+	}
+	return l
 }
+
+// pow729 is 729^k, the place of the needs of squares 6k..6k+5.
+var pow729 = [3]uint64{1, 729, 729 * 729}
+
+// at returns the i-th demand of l.
+func (l *demandList) at(i int) uint64 {
+	code := l.words[i/2] >> (32 * uint(i%2)) & 0xffffffff
+	z, rest := code/pow3x18, code%pow3x18
+	var one, two uint64
+	for k := range 3 {
+		t := uint64(sixDigits[rest%729])
+		rest /= 729
+		one |= t & 63 << (6 * k)
+		two |= t >> 6 << (6 * k)
+	}
+	return one | two<<l.shift | z<<(2*l.shift)
+}
+
+// bytes is the memory the list takes.
+func (l *demandList) bytes() int64 { return int64(len(l.words)) * 8 }
 
 // free gives back the list's memory; it may be called again.
 func (l *demandList) free() {
 	if l.mapped {
-		_ = freeWords(l.ds) // refused, the pages stay mapped: nothing to undo
+		_ = freeWords(l.words) // refused, the pages stay mapped: nothing to undo
 	}
 	*l = demandList{}
 }
+
+// sixNeeds maps the needs of six squares, the squares needing one (bits
+// 0..5) and those needing two (bits 6..11), to their number in base 3,
+// the first square the lowest digit; sixDigits maps it back.
+var sixNeeds, sixDigits = func() (n *[1 << 12]uint16, d *[729]uint16) {
+	n, d = new([1 << 12]uint16), new([729]uint16)
+	for v := range 729 {
+		var bits uint16
+		for i, x := 0, v; i < 6; i, x = i+1, x/3 {
+			switch x % 3 {
+			case 1:
+				bits |= 1 << i
+			case 2:
+				bits |= 1 << (6 + i)
+			}
+		}
+		n[bits], d[v] = uint16(v), bits
+	}
+	return n, d
+}()
 
 // filter is a set of keys that answers has with no false negatives and
 // about 1% false positives (a Bloom filter of two bits a key, both in one

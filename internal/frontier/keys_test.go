@@ -122,8 +122,14 @@ func TestKeys(t *testing.T) {
 
 // BenchmarkDecodeKey decodes keys of 8x8 states (17 squares, in base
 // 11), which every state of a layer goes through once a step.
-func BenchmarkDecodeKey(b *testing.B) {
-	f, windows := randomWindows(b, 8, 8)
+func BenchmarkDecodeKey(b *testing.B) { benchDecode(b, 8, 8, SweepRows) }
+
+// BenchmarkDecodeKey18 decodes keys of 9x9 states by the narrow sweep (18
+// squares, their digits growing: decode18).
+func BenchmarkDecodeKey18(b *testing.B) { benchDecode(b, 9, 9, SweepNarrow) }
+
+func benchDecode(b *testing.B, rows, cols int, sweep Sweep) {
+	f, windows := randomWindows(b, rows, cols, sweep)
 	keys := make([]uint64, len(windows))
 	for i := range windows {
 		keys[i] = f.encode(&windows[i], i&3, &f.shifts[f.n-1])
@@ -144,8 +150,14 @@ func BenchmarkDecodeKey(b *testing.B) {
 
 // BenchmarkEncodeKey encodes windows of 8x8 states (17 squares, in base
 // 11), the step's most frequent call on boards 8 wide.
-func BenchmarkEncodeKey(b *testing.B) {
-	f, windows := randomWindows(b, 8, 8)
+func BenchmarkEncodeKey(b *testing.B) { benchEncode(b, 8, 8, SweepRows) }
+
+// BenchmarkEncodeKey18 encodes windows of 9x9 states by the narrow sweep
+// (18 squares).
+func BenchmarkEncodeKey18(b *testing.B) { benchEncode(b, 9, 9, SweepNarrow) }
+
+func benchEncode(b *testing.B, rows, cols int, sweep Sweep) {
+	f, windows := randomWindows(b, rows, cols, sweep)
 	var sum uint64
 	for b.Loop() {
 		for i := range windows {
@@ -158,13 +170,15 @@ func BenchmarkEncodeKey(b *testing.B) {
 	}
 }
 
-// randomWindows returns a board and 1024 windows of its squares drawn at
-// random, half of them done, about as in the middle of a count.
-func randomWindows(b testing.TB, rows, cols int) (*board, []slotCodes) {
-	f, err := newBoard(rows, cols, SweepRows, false)
+// randomWindows returns a board, its keys in digits, and 1024 windows of
+// its squares drawn at random, half of them done, about as in the middle
+// of a count.
+func randomWindows(b testing.TB, rows, cols int, sweep Sweep) (*board, []slotCodes) {
+	f, err := newBoard(rows, cols, sweep, false)
 	if err != nil {
 		b.Fatal(err)
 	}
+	f.pack(false)
 	rng := rand.New(rand.NewPCG(9, 10))
 	windows := make([]slotCodes, 1024)
 	for i := range windows {
@@ -182,4 +196,30 @@ func randomWindows(b testing.TB, rows, cols int) (*board, []slotCodes) {
 		}
 	}
 	return f, windows
+}
+
+// TestClassOfDigits checks that a classifier reads the kinds of the
+// squares of keys in digits, base 11 and growing, as the windows they
+// were made from hold them.
+func TestClassOfDigits(t *testing.T) {
+	for _, cfg := range []Config{
+		{Rows: 8, Cols: 8, Sweep: SweepRows},
+		{Rows: 9, Cols: 9, Sweep: SweepNarrow},
+	} {
+		f, windows := randomWindows(t, cfg.Rows, cfg.Cols, cfg.Sweep)
+		st := &f.shifts[f.n-1]
+		for _, pos := range [][]int{{0}, {f.slots - 1}, {3, 9, f.slots - 2}} {
+			c := &classifier{f: f}
+			c.setPositions(pos)
+			for i := range windows {
+				want := 0
+				for _, p := range pos {
+					want = 3*want + kind(uint64(windows[i][st.from[p]]))
+				}
+				if got := c.class(f.encode(&windows[i], i&3, st)); got != want {
+					t.Fatalf("%dx%d, positions %v, window %v: class %d, want %d", cfg.Rows, cfg.Cols, pos, windows[i], got, want)
+				}
+			}
+		}
+	}
 }

@@ -46,17 +46,21 @@ type pass struct {
 type classifier struct {
 	f   *board
 	pos []int
-	// div and mod give the digit of each position in a key that is not
-	// packed: key / div % mod (board.place and board.radix).
+	// div gives the digit of each position in a key that is not packed:
+	// key / div % 11 in base 11, key / div % mod where the digits grow
+	// (board.place and board.radix). A constant 11 spares a division.
 	div, mod []uint64
 }
 
 // setPositions makes c tell classes by the window positions pos.
 func (c *classifier) setPositions(pos []int) {
 	c.pos = slices.Clone(pos)
-	c.div, c.mod = make([]uint64, len(pos)), make([]uint64, len(pos))
+	c.div, c.mod = make([]uint64, len(pos)), nil
 	for i, q := range pos {
-		c.div[i], c.mod[i] = c.f.place[q], c.f.radix[q]
+		c.div[i] = c.f.place[q]
+		if c.f.slots > base11Slots {
+			c.mod = append(c.mod, c.f.radix[q])
+		}
 	}
 }
 
@@ -86,9 +90,12 @@ func (c *classifier) class(key uint64) int {
 	class := 0
 	for i, p := range c.pos {
 		var code uint64
-		if c.f.packed {
+		switch {
+		case c.f.packed:
 			code = key >> (4 * p) & 15
-		} else {
+		case c.mod == nil:
+			code = key / c.div[i] % 11
+		default:
 			code = key / c.div[i] % c.mod[i]
 		}
 		class = 3*class + kind(code)

@@ -376,7 +376,7 @@ func TestKindSet(t *testing.T) {
 // positions, which every pass of a lean step in passes does for every
 // state of the layer it reads.
 func BenchmarkClass(b *testing.B) {
-	f, windows := randomWindows(b, 8, 8)
+	f, windows := randomWindows(b, 8, 8, SweepRows)
 	keys := make([]uint64, len(windows))
 	for i := range windows {
 		keys[i] = f.encode(&windows[i], i&3, &f.shifts[f.n-1])

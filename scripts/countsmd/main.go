@@ -41,7 +41,7 @@ var published = map[string]string{
 func main() {
 	memory := flag.Int64("memory", 10<<30, "memory limit for each count's states, in bytes")
 	quick := flag.Bool("quick", false, "skip 8x8 closed (about 20 minutes and 18 GB)")
-	runningOnly := flag.Bool("running", false, "print only the sections on the counts of hours, running or finished (from scripts/countsmd/running.json), and on Knuth's 8-row tables (from scripts/countsmd/tables.json)")
+	runningOnly := flag.Bool("running", false, "print only the sections on the counts of hours, running or finished (from scripts/countsmd/running.json), on Knuth's 8-row tables (from scripts/countsmd/tables.json), and on 9 rows (from scripts/countsmd/nine.json)")
 	open6 := flag.Int("open6", 30, "longest 6 x n board for the open counts from the corner")
 	free6 := flag.Int("free6", 30, "longest 6 x n board for the open counts with free ends (about twice as slow as from the corner)")
 	flag.Parse()
@@ -59,6 +59,10 @@ func main() {
 		}
 		if _, failed := printTables(os.Stdout, ts); failed > 0 {
 			fmt.Fprintf(os.Stderr, "countsmd: %d counts differ from Knuth's tables\n", failed)
+			os.Exit(1)
+		}
+		if _, failed, err := printNineFile(os.Stdout); err != nil || failed > 0 {
+			fmt.Fprintf(os.Stderr, "countsmd: 9 rows: %d counts differ from their references (%v)\n", failed, err)
 			os.Exit(1)
 		}
 		return
@@ -104,6 +108,12 @@ func main() {
 		os.Exit(1)
 	}
 	checked, failed := printTables(os.Stdout, ts)
+	w.checked, w.failed = w.checked+checked, w.failed+failed
+	checked, failed, err = printNineFile(os.Stdout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "countsmd:", err)
+		os.Exit(1)
+	}
 	w.checked, w.failed = w.checked+checked, w.failed+failed
 	if len(w.stopped) > 0 {
 		w.printf("## Where the counter stopped\n\n")

@@ -66,3 +66,25 @@ func TestPrintTables(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintNine(t *testing.T) {
+	var out strings.Builder
+	checked, failed, err := printNine(&out, []nineCount{
+		{Board: "9x3", Mode: "free", Tours: "1120", Width: 9},
+		{Board: "9x6", Mode: "closed", Tours: "3374967940", Width: 9}, // undirected: half the count
+		{Board: "3x4", Mode: "corner", Tours: "2", Width: 4},
+		{Board: "9x9", Mode: "free", Tours: "1", Width: 9}, // unpublished: no reference
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked != 2 || failed != 1 {
+		t.Errorf("checked %d published, failed %d; want 2 and 1", checked, failed)
+	}
+	for _, want := range []string{"| free 9x3 | 1,120 | 2 x A391009 = 2 x 560 | ✓ |", "| closed 9x6 | 3,374,967,940 | 2 x A391999 = 2 x 3,374,967,940 | ✗ |",
+		"| corner 3x4 | 2 | along, 3 wide, counted now | ✓ |", "| free 9x9 | 1 |  |  |"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no line %q in:\n%s", want, out.String())
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/euler1758/knightstour"
+)
+
+// nineCount is one count of a board 9 squares long made across it, by a
+// frontier 18 squares wide (count -method dp -across -json), recorded in
+// scripts/countsmd/nine.json once it has finished: this script does not
+// run counts of minutes.
+type nineCount struct {
+	Board      string `json:"board"` // "9x4"
+	Mode       string `json:"mode"`  // "free", "closed" or "corner"
+	Command    string `json:"command"`
+	Tours      string `json:"tours"` // directed
+	Width      int    `json:"width"`
+	Elapsed    string `json:"elapsed"`
+	PeakStates int64  `json:"peak_states"`
+	MaxRSSKB   int64  `json:"max_rss_kb"` // /usr/bin/time
+}
+
+// ninePublished are the published counts of 9 x n boards (OEIS),
+// undirected: a count of ours is twice each.
+var ninePublished = map[string]struct {
+	sequence string
+	values   map[string]string
+}{
+	"free": {"A391009", map[string]string{"9x3": "560", "9x4": "189688", "9x5": "264895640", "9x6": "1770631206422",
+		"9x7": "2903212163753000", "9x8": "6132937892156709562"}},
+	"closed": {"A391999", map[string]string{"9x6": "3374967940", "9x8": "7112881119092574"}},
+}
+
+// loadNine reads scripts/countsmd/nine.json; none is no count.
+func loadNine() ([]nineCount, error) {
+	raw, err := os.ReadFile("scripts/countsmd/nine.json")
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ns []nineCount
+	if err := json.Unmarshal(raw, &ns); err != nil {
+		return nil, fmt.Errorf("nine.json: %w", err)
+	}
+	return ns, nil
+}
+
+// nineReference returns what a 9-wide count must equal, and where that
+// comes from: twice a published count, or, from the corner, the count of
+// the same board along its longer side (at most 8 wide), made here and
+// now; "" where there is neither.
+func nineReference(n nineCount) (want, source string, err error) {
+	if pub, ok := ninePublished[n.Mode]; ok {
+		v, ok := pub.values[n.Board]
+		if !ok {
+			return "", "", nil
+		}
+		x, _ := new(big.Int).SetString(v, 10)
+		return x.Lsh(x, 1).String(), fmt.Sprintf("2 x %s = 2 x %s", pub.sequence, group(v)), nil
+	}
+	if n.Mode != "corner" {
+		return "", "", nil
+	}
+	rows, cols, ok := strings.Cut(n.Board, "x")
+	r, err1 := strconv.Atoi(rows)
+	c, err2 := strconv.Atoi(cols)
+	if !ok || err1 != nil || err2 != nil {
+		return "", "", fmt.Errorf("nine.json: board %q", n.Board)
+	}
+	along, err := knightstour.CountDP(context.Background(), r, c)
+	if err != nil {
+		return "", "", err
+	}
+	return along.Tours.String(), fmt.Sprintf("along, %d wide, counted now", along.Work.Width), nil
+}
+
+// printNine writes the section on counts with a frontier 9 squares long,
+// each checked against its reference, and reports how many published
+// values it checked and how many counts differ from their reference.
+func printNine(out io.Writer, ns []nineCount) (checked, failed int, err error) {
+	fmt.Fprintf(out, "## 9 rows\n\n")
+	fmt.Fprintf(out, "Counts made across a board 9 squares long (`-across`), so that the frontier holds 18 squares, as it will on 9 x n boards: each must equal twice the published count (OEIS A391009 with free ends, A391999 closed) or, from the corner, the count of the same board along its longer side, which a frontier at most 8 wide makes. The plan for 9x9 is in [docs/nine-rows.md](docs/nine-rows.md).\n\n")
+	if len(ns) == 0 {
+		fmt.Fprintf(out, "None counted yet.\n\n")
+		return 0, 0, nil
+	}
+	fmt.Fprintf(out, "| board | tours (directed) | reference | | width | peak states | time | resident |\n|---|---|---|---|---|---|---|---|\n")
+	for _, n := range ns {
+		want, source, err := nineReference(n)
+		if err != nil {
+			return checked, failed, err
+		}
+		mark := ""
+		if want != "" {
+			if n.Mode != "corner" {
+				checked++ // a published value
+			}
+			mark = "✓"
+			if want != n.Tours {
+				mark = "✗"
+				failed++
+			}
+		}
+		fmt.Fprintf(out, "| %s %s | %s | %s | %s | %d | %s | %s | %s kB |\n", n.Mode, n.Board, group(n.Tours), source, mark, n.Width,
+			group(fmt.Sprint(n.PeakStates)), n.Elapsed, group(fmt.Sprint(n.MaxRSSKB)))
+	}
+	fmt.Fprintf(out, "\nCommands: ")
+	for i, n := range ns {
+		if i > 0 {
+			fmt.Fprintf(out, "; ")
+		}
+		fmt.Fprintf(out, "`%s`", n.Command)
+	}
+	fmt.Fprintf(out, ".\n\n")
+	return checked, failed, nil
+}
+
+// printNineFile is printNine on scripts/countsmd/nine.json.
+func printNineFile(out io.Writer) (checked, failed int, err error) {
+	ns, err := loadNine()
+	if err != nil {
+		return 0, 0, err
+	}
+	return printNine(out, ns)
+}
