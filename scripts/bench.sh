@@ -12,6 +12,10 @@
 #   SCALING=1 scripts/bench.sh  # also the frontier count on 1 and on 2
 #                               # workers (scripts/scaling.sh on 7x7 and
 #                               # 8x8 closed: about 25 more minutes)
+#   BEFORE=373d245 scripts/bench.sh  # also the frontier's benchmarks by
+#                               # that commit and by this tree, in turn
+#                               # (scripts/benchcmp.sh: about 10 more
+#                               # minutes)
 #   AGAINST=b467975 scripts/bench.sh  # also the frontier count by that
 #                               # commit's binary and this one's
 #                               # (scripts/against.sh on 7x7 and 8x8
@@ -96,6 +100,15 @@ against=""
 if [ -n "${AGAINST:-}" ]; then
 	echo "timing the frontier count against $AGAINST" >&2
 	against=$(BOARDS="7x7;-closed 8x8" scripts/against.sh "$AGAINST")
+fi
+
+# The frontier's benchmarks by an older commit and by this tree, in turn:
+# the check that a change to the engine slowed nothing down.
+before_bench='DP|Viability|Class$|DecodeKey$|EncodeKey$|Far$|CountInPasses'
+before=""
+if [ -n "${BEFORE:-}" ]; then
+	echo "the frontier's benchmarks by $BEFORE and by this tree" >&2
+	before=$(COUNT=$COUNT BENCH="$before_bench" scripts/benchcmp.sh "$BEFORE")
 fi
 
 scaling=""
@@ -216,6 +229,16 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 		echo "The frontier count by the binary of $AGAINST and by this one, one after the other on the same machine, one run each (\`BOARDS=\"7x7;-closed 8x8\" scripts/against.sh $AGAINST\`): the measure of the step made faster. Closed tours and free ends keep a state and its reflection as one wherever the rows added of a column are their own reflection (docs/counting.md, \"A state and its reflection\"); counts from a start keep every state."
 		echo
 		echo "$against"
+		echo
+	fi
+	if [ -n "$before" ]; then
+		echo "## Before and after $BEFORE"
+		echo
+		echo "The frontier's benchmarks by $BEFORE and by this tree, one run of each in turn, $COUNT times (\`COUNT=$COUNT BENCH='$before_bench' scripts/benchcmp.sh $BEFORE\`): benchstat's comparison, where ~ is a difference it cannot tell from the noise."
+		echo
+		echo '```'
+		echo "$before"
+		echo '```'
 		echo
 	fi
 	if [ -n "$scaling" ]; then
