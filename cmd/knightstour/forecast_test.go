@@ -23,6 +23,7 @@ func TestForecast(t *testing.T) {
 		{8, 8, "closed", 72447422, false}, // a state and its reflection as one: under 2 minutes at 5 million states a second a worker
 		{8, 12, "from a square", 1178895125, true},
 		{3, 100, "from a square", 0, false}, // too narrow to bother
+		{9, 9, "from a square", 0, true},    // not counted: days on disk
 	}
 	for _, tt := range tests {
 		f := forecastDP(tt.rows, tt.cols, tt.kind, false, 2, 17<<30)
@@ -32,6 +33,9 @@ func TestForecast(t *testing.T) {
 		if f.long() != tt.long {
 			t.Errorf("%dx%d %s: long %v (%v), want %v", tt.rows, tt.cols, tt.kind, f.long(), f.time, tt.long)
 		}
+	}
+	if f := forecastDP(9, 9, "from a square", false, 2, 17<<30); !f.onDisk || f.time < 2*24*time.Hour {
+		t.Errorf("9x9 on 2 workers in 17 GiB: on disk %v, %v; want on disk, days", f.onDisk, f.time)
 	}
 }
 

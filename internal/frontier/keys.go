@@ -10,7 +10,7 @@ import (
 // on boards of an even number of squares 8 wide, where 16 nibbles leave
 // no room for z. A key is a number in mixed radix: the code of each
 // window position is a digit, position 0 the least significant, and the
-// z-state multiplies the span of those digits (keySpan).
+// z-state multiplies the span of those digits (board.span).
 //
 // Up to 17 squares every digit is in base 11: codes 0 to 10, eight pairs
 // of labels, and 4*11^17 < 2^64. Past that base 11 no longer fits, and 18
