@@ -2,8 +2,12 @@ package frontier
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestMappedFilter checks that a filter large enough to be mapped from
@@ -91,4 +95,46 @@ func TestDemandList(t *testing.T) {
 		}
 		l.free()
 	}
+}
+
+// TestDemandGrowth prints the demands the forward demand pass finds after
+// each square of the board in $KNIGHTSTOUR_DEMANDS ("9x9" from the corner,
+// "free 9x9" with free ends), and their sum: the figures docs/nine-rows.md
+// gives for 9x9. It is a measurement, not a check, and runs only when
+// asked (9x9: 13 minutes on one worker and 5 GB):
+//
+//	KNIGHTSTOUR_DEMANDS=9x9 go test -run TestDemandGrowth -v -timeout 0 ./internal/frontier
+func TestDemandGrowth(t *testing.T) {
+	board := os.Getenv("KNIGHTSTOUR_DEMANDS")
+	if board == "" {
+		t.Skip("a measurement: set KNIGHTSTOUR_DEMANDS to a board such as 9x9 or \"free 9x9\"")
+	}
+	cfg := Config{Mode: FromStart, Workers: 2, MemoryLimit: 1 << 40, Sweep: SweepNarrow}
+	if rest, ok := strings.CutPrefix(board, "free "); ok {
+		board, cfg.Mode = rest, FreeEnds
+	}
+	if _, err := fmt.Sscanf(board, "%dx%d", &cfg.Rows, &cfg.Cols); err != nil {
+		t.Fatalf("KNIGHTSTOUR_DEMANDS=%q: %v", board, err)
+	}
+	cfg.StartRow = cfg.Rows - 1
+	f := mustBoard(t, cfg)
+	if !f.zInKey && cfg.Mode == FreeEnds && f.n%2 == 0 {
+		f.pack(false) // as Count does
+	}
+	r := newCounter(f, cfg)
+	occur := make([]demandList, f.n)
+	begin := time.Now()
+	if _, err := r.demandsForward(context.Background(), f.packDemand(0, 0, r.firstZ()), occur); err != nil {
+		t.Fatal(err)
+	}
+	var sum, most, at int
+	for v := range f.n - 1 {
+		t.Logf("after square %d: %d demands", v, occur[v].n)
+		sum += occur[v].n
+		if occur[v].n > most {
+			most, at = occur[v].n, v
+		}
+		occur[v].free()
+	}
+	t.Logf("%s: %d demands over its squares, at most %d (after square %d), %v", os.Getenv("KNIGHTSTOUR_DEMANDS"), sum, most, at, time.Since(begin).Round(time.Second))
 }
