@@ -84,7 +84,9 @@ type demandList struct {
 // pow3x18 is 3^18, the numbers of the needs of 18 squares.
 const pow3x18 = 387420489
 
-// keepDemands returns a list of the demands ds.
+// keepDemands returns a list of the demands ds, from the kernel when it
+// is large: on the Go heap, the collector would let as much garbage grow
+// beside the lists before it ran, memory no limit sees.
 func (f *board) keepDemands(ds []uint64) demandList {
 	l := demandList{n: len(ds), shift: f.demandShift}
 	size := (len(ds) + 1) / 2
