@@ -311,16 +311,23 @@ type running struct {
 }
 
 // loadRunning reads scripts/countsmd/running.json.
-func loadRunning() ([]running, error) {
-	raw, err := os.ReadFile("scripts/countsmd/running.json")
+func loadRunning() ([]running, error) { return loadJSON[running]("running.json", false) }
+
+// loadJSON reads the list in scripts/countsmd/NAME; a missing file is an
+// empty list where missingOK.
+func loadJSON[T any](name string, missingOK bool) ([]T, error) {
+	raw, err := os.ReadFile("scripts/countsmd/" + name)
+	if missingOK && os.IsNotExist(err) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	var rs []running
-	if err := json.Unmarshal(raw, &rs); err != nil {
-		return nil, fmt.Errorf("running.json: %w", err)
+	var list []T
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return rs, nil
+	return list, nil
 }
 
 // verdict tells how the finished computations that check r stand: how

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/big"
-	"os"
 	"strconv"
 	"strings"
 
@@ -40,20 +38,7 @@ var ninePublished = map[string]struct {
 }
 
 // loadNine reads scripts/countsmd/nine.json; none is no count.
-func loadNine() ([]nineCount, error) {
-	raw, err := os.ReadFile("scripts/countsmd/nine.json")
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var ns []nineCount
-	if err := json.Unmarshal(raw, &ns); err != nil {
-		return nil, fmt.Errorf("nine.json: %w", err)
-	}
-	return ns, nil
-}
+func loadNine() ([]nineCount, error) { return loadJSON[nineCount]("nine.json", true) }
 
 // nineReference returns what a 9-wide count must equal, and where that
 // comes from: twice a published count, or, from the corner, the count of

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/big"
-	"os"
 )
 
 // knuthTables are the counts of every 8 x n board that Knuth published
@@ -42,20 +40,7 @@ type table struct {
 }
 
 // loadTables reads scripts/countsmd/tables.json; none is no table.
-func loadTables() ([]table, error) {
-	raw, err := os.ReadFile("scripts/countsmd/tables.json")
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var ts []table
-	if err := json.Unmarshal(raw, &ts); err != nil {
-		return nil, fmt.Errorf("tables.json: %w", err)
-	}
-	return ts, nil
-}
+func loadTables() ([]table, error) { return loadJSON[table]("tables.json", true) }
 
 // printTables writes the section that holds the counts of every length
 // against Knuth's tables, and reports how many differ.
