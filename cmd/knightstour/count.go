@@ -10,11 +10,13 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/euler1758/knightstour"
+	"github.com/euler1758/knightstour/internal/diskspace"
 	"github.com/euler1758/knightstour/internal/sysmem"
 )
 
@@ -289,7 +291,7 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 		}
 		// The forecast knows the states of counts along the board.
 		if fc := forecastDP(rows, cols, kind, *f.allLengths, s.workers, limit); fc.long() && !*f.across {
-			fmt.Fprintln(stderr, fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.workers, limit, *f.cpt != "", *f.spill != ""))
+			fmt.Fprintln(stderr, fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.workers, limit, *f.cpt != "", *f.spill != "", layerRoom(*f.cpt, *f.spill)))
 		}
 		progress.checkpoint, progress.width = *f.cpt, res.Width
 		opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))
@@ -391,6 +393,23 @@ func (want *countResult) doneIn(file *claim, allLengths bool) (bool, error) {
 		return false, fmt.Errorf("%s: %w (remove it to count again)", file, err)
 	}
 	return true, nil
+}
+
+// layerRoom returns the free space where a count's layers go: beside the
+// checkpoint, or in the spill directory; -1 with neither, or where it
+// cannot be told.
+func layerRoom(checkpoint, spill string) int64 {
+	dir := spill
+	if checkpoint != "" {
+		dir = filepath.Dir(checkpoint)
+	}
+	if dir == "" {
+		return -1
+	}
+	if free, ok := diskspace.Free(dir); ok {
+		return free
+	}
+	return -1
 }
 
 // chooseMethod resolves -method auto. Enumeration costs about 50 ns per

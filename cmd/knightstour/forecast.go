@@ -90,11 +90,18 @@ func forecastDP(rows, cols int, kind string, allLengths bool, workers int, memor
 func (f forecast) long() bool { return f.estimate && f.time > 2*time.Minute }
 
 // advice is the line a long count prints on stderr before it starts.
-func (f forecast) advice(board string, workers int, memoryLimit int64, checkpoint, spill bool) string {
+// room is the free space of the file system the layers would go to (that
+// of -checkpoint or -spill), or negative where there is none or it cannot
+// be told: a count whose layers will not fit stops when the disk is
+// nearly full, which on 9x9 would be days in.
+func (f forecast) advice(board string, workers int, memoryLimit int64, checkpoint, spill bool, room int64) string {
 	s := fmt.Sprintf("knightstour: forecast for %s: about %s on %s, up to %s states at once (%s in memory",
 		board, roughDuration(f.time), count(workers, "worker", "workers"), roughNumber(f.peak), roughBytes(f.memory))
 	if f.onDisk {
 		s += fmt.Sprintf(", more than -memory %s: the layers go to disk, about %s", roughBytes(float64(memoryLimit)), roughBytes(f.disk))
+		if room >= 0 && f.disk > float64(room) {
+			s += fmt.Sprintf(", more than the %s free there", roughBytes(float64(room)))
+		}
 	}
 	s += ")"
 	switch {

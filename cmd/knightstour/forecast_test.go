@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -78,6 +79,28 @@ func TestSquareClock(t *testing.T) {
 		}
 		if diff := cmp.Diff(c.want, got); diff != "" {
 			t.Errorf("%s: time left (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
+// TestAdvice checks the line a long count prints first: where its layers
+// go to disk, the room there when it is too little, and what to give it.
+func TestAdvice(t *testing.T) {
+	f := forecastDP(9, 9, "from a square", false, 2, 13<<30)
+	for _, tt := range []struct {
+		name              string
+		checkpoint, spill bool
+		room              int64
+		want, wantNot     string
+	}{
+		{"checkpoint on a small disk", true, false, 60e9, "about 720 GB, more than the 60 GB free there)", "give -checkpoint"},
+		{"room not told", true, false, -1, "about 720 GB)", "free there"},
+		{"room enough", false, true, 2e12, "about 720 GB)", "free there"},
+		{"no checkpoint", false, false, -1, "; give -checkpoint FILE to survive a stop and resume", "free there"},
+	} {
+		got := f.advice("9x9", 2, 13<<30, tt.checkpoint, tt.spill, tt.room)
+		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.wantNot) {
+			t.Errorf("%s: %q; want %q in it and not %q", tt.name, got, tt.want, tt.wantNot)
 		}
 	}
 }

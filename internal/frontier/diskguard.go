@@ -2,7 +2,10 @@ package frontier
 
 import (
 	"fmt"
+	"path/filepath"
 	"sync/atomic"
+
+	"github.com/euler1758/knightstour/internal/diskspace"
 )
 
 // A count never fills its disk: a full disk stops whatever else needs it
@@ -15,6 +18,11 @@ const (
 	diskReserve    = 2 << 30
 	diskCheckEvery = 256 << 20
 )
+
+// freeBytes returns the bytes that can still be written to the file
+// system that holds files named after prefix (a path and the start of a
+// name), and true; false if it cannot tell.
+func freeBytes(prefix string) (int64, bool) { return diskspace.Free(filepath.Dir(prefix)) }
 
 // diskGuard counts the bytes a count writes and checks the free space.
 type diskGuard struct {

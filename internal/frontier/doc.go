@@ -35,7 +35,7 @@
 //     state describes, packed in nibbles (window.go), keys in digits
 //     (keys.go), key mixing (mix.go), counts in limbs (limbs.go).
 //   - Store: the memory accountant (memory.go, words_*.go), the arena of
-//     slabs (arena.go), private spaces (space*.go), layers and their groups
+//     slabs (arena.go), private spaces (space.go), layers and their groups
 //     (layer.go), layer files on disk (disk.go, diskguard.go) and their
 //     compact format (compact.go), the lean step's tables (table.go) and
 //     the buffered step's bins (buffer.go), the demand filters (filter.go).
