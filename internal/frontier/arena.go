@@ -169,8 +169,8 @@ func (a *arena) release() {
 }
 
 // A kindSet tells which kinds (see kind) the states of a group hold at
-// each window position of a packed key: bit 4p+k is set where some state
-// has kind k at position p. A group of a buffered step holds the states
+// each window position: bit 4p+k (3p+k where keys are digits, see
+// board.kindBits) is set where some state has kind k at position p. A group of a buffered step holds the states
 // of a few demands (grouping), which share their kinds, so most groups
 // hold only a few classes of the next step's passes, and a pass skips the
 // groups that hold none of its own without reading them. Without it a
@@ -179,6 +179,5 @@ func (a *arena) release() {
 // from the corner by the narrow sweep, in passes of a tenth of a layer,
 // skipped 46% of the pieces of the layers it read by classParts alone,
 // and skips 81% with the kinds. The zero kindSet is unknown: a group held
-// in memory, one of a checkpoint from before kinds were recorded, or one
-// of a board whose keys are not packed.
+// in memory, or one of a checkpoint from before kinds were recorded.
 type kindSet uint64

@@ -257,11 +257,22 @@ func (c *classifier) take(classes, key uint64) bool {
 	return classes == allClasses || classes>>c.class(key)&1 != 0
 }
 
+// kindBits is the bits a window position takes in a kindSet: four on a
+// packed board, where they line up with the key's nibbles, and three on
+// others, whose up to 18 positions would not fit four each.
+func (f *board) kindBits() int {
+	if f.packed {
+		return 4
+	}
+	return 3
+}
+
 // kindsOf returns the kinds the states of entries (stride words each)
-// hold, on a packed board; 0 (unknown) on others.
+// hold: bit kindBits*p+k is set where some state has kind k at window
+// position p.
 func (f *board) kindsOf(entries []uint64, stride int) kindSet {
 	if !f.packed {
-		return 0
+		return f.kindsOfDigits(entries, stride)
 	}
 	var free, done, end uint64
 	for i := 0; i < len(entries); i += stride {
@@ -274,15 +285,43 @@ func (f *board) kindsOf(entries []uint64, stride int) kindSet {
 	return kindSet((free | done<<1 | end<<2) & f.nibbles)
 }
 
+// kindsOfDigits is kindsOf on a board whose keys are digits, which it
+// decodes: about 30 ns a state as a group is written, where a pass that
+// skips a group spares reading and decoding its block from disk and
+// telling each state's class. It stops once every kind is seen at every
+// position.
+func (f *board) kindsOfDigits(entries []uint64, stride int) kindSet {
+	all := uint32(1)<<f.slots - 1
+	var a slotCodes
+	var free, done, end uint32
+	for i := 0; i < len(entries) && free&done&end != all; i += stride {
+		_, fr, en := f.decode(entries[i], &a)
+		free |= fr
+		end |= en
+		done |= all &^ (fr | en)
+	}
+	var ks kindSet
+	for p := range f.slots {
+		ks |= kindSet(free>>p&1|done>>p&1<<1|end>>p&1<<2) << (3 * p)
+	}
+	return ks
+}
+
 // validKinds reports whether ks could be the kinds of a group of states
-// of f: unknown, or on a packed board, some kind at each window position
-// and nothing else.
+// of f: unknown, or some kind at each window position and nothing else.
 func (f *board) validKinds(ks kindSet) bool {
 	if ks == 0 {
 		return true
 	}
 	x := uint64(ks)
-	return f.packed && x&^(f.nibbles&(7*nibbleLow)) == 0 && (x|x>>1|x>>2)&nibbleLow&f.nibbles == nibbleLow&f.nibbles
+	if f.packed {
+		return x&^(f.nibbles&(7*nibbleLow)) == 0 && (x|x>>1|x>>2)&nibbleLow&f.nibbles == nibbleLow&f.nibbles
+	}
+	var low uint64 // bit 3p of each position p
+	for p := range f.slots {
+		low |= 1 << (3 * p)
+	}
+	return x&^(7*low) == 0 && (x|x>>1|x>>2)&low == low
 }
 
 // holds returns the classes whose states a group of kinds ks may hold:
@@ -292,11 +331,12 @@ func (c *classifier) holds(ks kindSet) uint64 {
 		return allClasses
 	}
 	var set uint64
+	bits := c.f.kindBits()
 	for cl := range c.count() {
 		held := true
 		rest := cl
 		for i := len(c.pos) - 1; i >= 0 && held; i-- { // the last position is the lowest digit
-			held = ks>>(4*c.pos[i]+rest%3)&1 != 0
+			held = ks>>(bits*c.pos[i]+rest%3)&1 != 0
 			rest /= 3
 		}
 		if held {

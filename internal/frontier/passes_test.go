@@ -321,54 +321,87 @@ func keptTogether(t *testing.T, passes []pass, sets []uint64, cur *layer, part f
 
 // TestKindSet checks that the classes a group's kinds allow hold the
 // class of each of its states, only those of its one state in a group of
-// one, and all of them where the kinds are unknown.
+// one, and all of them where the kinds are unknown: keys packed (6x6 by
+// rows: 13 nibbles, and z above them) and in digits (base 11 on 8 rows,
+// growing radices on 9).
 func TestKindSet(t *testing.T) {
-	f, err := newBoard(6, 6, SweepRows, false) // 13 nibbles, and z above them
+	packed, err := newBoard(6, 6, SweepRows, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !f.packed {
+	if !packed.packed {
 		t.Fatal("6x6 by rows: keys not packed")
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	key := func() uint64 {
-		k := rng.Uint64() &^ f.nibbles // z, or noise, above the nibbles
-		for p := range f.slots {
+	nibbleKey := func() uint64 {
+		k := rng.Uint64() &^ packed.nibbles // z, or noise, above the nibbles
+		for p := range packed.slots {
 			k |= uint64(rng.IntN(16)) << (4 * p)
 		}
 		return k
 	}
-	for _, pos := range [][]int{{0}, {12}, {3, 7}, {1, 5, 11}, {11, 5, 1}} {
-		c := &classifier{f: f}
-		c.setPositions(pos)
-		for _, n := range []int{1, 2, 5, 40} {
-			for range 200 {
-				entries := make([]uint64, 0, 2*n)
-				var want uint64
-				for range n {
-					k := key()
-					entries = append(entries, k, 1)
-					want |= 1 << c.class(k)
-				}
-				got := c.holds(f.kindsOf(entries, 2))
-				if got&want != want {
-					t.Fatalf("positions %v, %d states: holds %b, not all of their classes %b", pos, n, got, want)
-				}
-				if n == 1 && got != want {
-					t.Fatalf("positions %v, one state of class %b: holds %b", pos, want, got)
+	digitKeys := func(rows, cols int, sweep Sweep) (*board, func() uint64) {
+		f, windows := randomWindows(t, rows, cols, sweep)
+		st := &f.shifts[f.n-1]
+		return f, func() uint64 { return f.encode(&windows[rng.IntN(len(windows))], rng.IntN(4), st) }
+	}
+	f8, key8 := digitKeys(8, 8, SweepRows)
+	f9, key9 := digitKeys(9, 9, SweepNarrow)
+	for _, tc := range []struct {
+		name string
+		f    *board
+		key  func() uint64
+	}{
+		{"6x6 packed", packed, nibbleKey},
+		{"8x8 base 11", f8, key8},
+		{"9x9 growing radices", f9, key9},
+	} {
+		f := tc.f
+		for _, pos := range [][]int{{0}, {12}, {3, 7}, {1, 5, 11}, {11, 5, 1}, {f.slots - 1}, {f.slots - 3, 2, f.slots - 1}} {
+			c := &classifier{f: f}
+			c.setPositions(pos)
+			for _, n := range []int{1, 2, 5, 40} {
+				for range 200 {
+					entries := make([]uint64, 0, 2*n)
+					var want uint64
+					for range n {
+						k := tc.key()
+						entries = append(entries, k, 1)
+						want |= 1 << c.class(k)
+					}
+					ks := f.kindsOf(entries, 2)
+					if !f.validKinds(ks) {
+						t.Fatalf("%s, %d states: kinds %#x not valid", tc.name, n, ks)
+					}
+					got := c.holds(ks)
+					if got&want != want {
+						t.Fatalf("%s, positions %v, %d states: holds %b, not all of their classes %b", tc.name, pos, n, got, want)
+					}
+					if n == 1 && got != want {
+						t.Fatalf("%s, positions %v, one state of class %b: holds %b", tc.name, pos, want, got)
+					}
 				}
 			}
 		}
 	}
-	c := &classifier{f: f}
+	c := &classifier{f: packed}
 	c.setPositions([]int{2})
-	g, err := newBoard(8, 8, SweepRows, false) // base 11
-	if err != nil {
-		t.Fatal(err)
+	got := []uint64{c.holds(0), (&classifier{f: packed}).holds(packed.kindsOf([]uint64{5, 1}, 2))}
+	if diff := cmp.Diff([]uint64{allClasses, allClasses}, got); diff != "" {
+		t.Errorf("unknown kinds, no positions: (-want +got)\n%s", diff)
 	}
-	got := []uint64{c.holds(0), c.holds(g.kindsOf([]uint64{5, 1}, 2)), (&classifier{f: f}).holds(f.kindsOf([]uint64{5, 1}, 2))}
-	if diff := cmp.Diff([]uint64{allClasses, allClasses, allClasses}, got); diff != "" {
-		t.Errorf("unknown kinds, a base-11 board, no positions: (-want +got)\n%s", diff)
+	for _, tc := range []struct {
+		f  *board
+		ks kindSet
+	}{
+		{f9, 1 << (3 * f9.slots)}, // past the window
+		{f9, 1},                   // position 0 alone
+		{f8, 0xf},                 // no kind at positions 2 to 16
+		{packed, 1 << 60},         // past the nibbles
+	} {
+		if tc.f.validKinds(tc.ks) {
+			t.Errorf("%d slots: kinds %#x valid", tc.f.slots, tc.ks)
+		}
 	}
 }
 
