@@ -15,19 +15,21 @@ func TestForecast(t *testing.T) {
 	tests := []struct {
 		rows, cols int
 		kind       string
+		allLengths bool
 		peak       float64 // measured (count -method dp -json)
 		long       bool
 	}{
-		{6, 6, "from a square", 115737, false},
-		{7, 7, "from a square", 15201987, false},
-		{8, 8, "from a square", 685e6, true},
-		{8, 8, "closed", 72447422, false}, // a state and its reflection as one: under 2 minutes at 5 million states a second a worker
-		{8, 12, "from a square", 1178895125, true},
-		{3, 100, "from a square", 0, false}, // too narrow to bother
-		{9, 9, "from a square", 0, true},    // not counted: days on disk
+		{6, 6, "from a square", false, 115737, false},
+		{7, 7, "from a square", false, 15201987, false},
+		{8, 8, "from a square", false, 685e6, true},
+		{8, 8, "closed", false, 72447422, false}, // a state and its reflection as one: under 2 minutes at 5 million states a second a worker
+		{8, 12, "from a square", false, 1178895125, true},
+		{8, 8, "free", true, 2029645532, true},     // the most after 45 of 64 squares
+		{3, 100, "from a square", false, 0, false}, // too narrow to bother
+		{9, 9, "from a square", false, 0, true},    // not counted: days on disk
 	}
 	for _, tt := range tests {
-		f := forecastDP(tt.rows, tt.cols, tt.kind, false, 2, 17<<30)
+		f := forecastDP(tt.rows, tt.cols, tt.kind, tt.allLengths, 2, 17<<30)
 		if tt.peak > 0 && (f.peak < tt.peak/2 || f.peak > 2*tt.peak) {
 			t.Errorf("%dx%d %s: forecast peak %.3g, measured %.3g", tt.rows, tt.cols, tt.kind, f.peak, tt.peak)
 		}
@@ -37,6 +39,12 @@ func TestForecast(t *testing.T) {
 	}
 	if f := forecastDP(9, 9, "from a square", false, 2, 17<<30); !f.onDisk || f.time < 2*24*time.Hour {
 		t.Errorf("9x9 on 2 workers in 17 GiB: on disk %v, %v; want on disk, days", f.onDisk, f.time)
+	}
+	// Keys in digits on disk: 8x8 with free ends over all lengths took
+	// more than 6 hours for its first 45 squares on 2 workers at -memory
+	// 18G (0.86 million states a second).
+	if f := forecastDP(8, 8, "free", true, 2, 18<<30); !f.onDisk || f.time < 6*time.Hour {
+		t.Errorf("8x8 free, all lengths, on 2 workers in 18 GiB: on disk %v, %v; want on disk, more than 6 h", f.onDisk, f.time)
 	}
 }
 
