@@ -100,6 +100,13 @@ type Config struct {
 	// noMirror, for tests, keeps every state as it is at the end of a
 	// column, not the lesser of it and its reflection (counter.mirror).
 	noMirror bool
+	// onRead, when not nil, is called with the states of each piece of
+	// a layer that a pass reads from disk, on a worker: for tests that
+	// measure what the passes read. noProjection, for them, makes the
+	// passes of a step not by the classes of the step before read every
+	// group (stepper.proj).
+	onRead       func(states int)
+	noProjection bool
 }
 
 // check refuses a Config no count can be made of.

@@ -1,6 +1,9 @@
 package frontier
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // A layer holds the states of a count after some squares were added, each
 // with the number of partial solutions in it: an entry is the state's key
@@ -134,3 +137,73 @@ func (cp *classParts) classesOf(g int) uint64 {
 
 // allClasses is the classes of a pass that takes every state.
 const allClasses = ^uint64(0)
+
+// A projection tells, for each class of a layer's parts, the classes of
+// a step's classifier that its states may have: those that agree with it
+// on the kinds at the window positions both look at. A step whose passes
+// are not by cur's classes (stepper.aligned) still shares positions with
+// them where some of cur's positions stay untouched, and then a pass
+// skips the groups whose classes disagree with all of its own there:
+// without it, every pass of such a step read and decoded the whole layer
+// (4 to 6 times the states it expanded on 8x6 with free ends, in passes
+// of a tenth of a layer).
+type projection []uint64
+
+// project returns the projection of cp's classes on c's, or nil where
+// they share no position and every group may hold every class.
+func project(cp *classParts, c *classifier) projection {
+	if cp == nil || len(cp.pos) == 0 || len(c.pos) == 0 {
+		return nil
+	}
+	at := make([]int, len(cp.pos)) // where c looks at each of cp's positions, or -1
+	shared := false
+	for i, p := range cp.pos {
+		at[i] = slices.Index(c.pos, p)
+		shared = shared || at[i] >= 0
+	}
+	if !shared {
+		return nil
+	}
+	pr := make(projection, classesBy(len(cp.pos)))
+	for from := range pr {
+		for to := range c.count() {
+			agree := true
+			for i, j := range at {
+				if j >= 0 && kindIn(from, i, len(cp.pos)) != kindIn(to, j, len(c.pos)) {
+					agree = false
+					break
+				}
+			}
+			if agree {
+				pr[from] |= 1 << to
+			}
+		}
+	}
+	return pr
+}
+
+// kindIn returns the kind at the i-th of n positions in a class, whose
+// last position is its lowest digit (classifier.class).
+func kindIn(class, i, n int) int {
+	for range n - 1 - i {
+		class /= 3
+	}
+	return class % 3
+}
+
+// of returns the classes that the states of groups holding classes (of
+// the parts) may have: all, for all.
+func (pr projection) of(classes uint64) uint64 {
+	if pr == nil || classes == allClasses {
+		return allClasses
+	}
+	var to uint64
+	for m := classes; m != 0; m &= m - 1 {
+		if from := bits.TrailingZeros64(m); from < len(pr) {
+			to |= pr[from]
+		} else {
+			return allClasses // not a class of the parts: nothing known
+		}
+	}
+	return to
+}

@@ -182,13 +182,18 @@ func place(passes []pass, classes uint64, share, part float64, lo, hi int) []pas
 	return append(passes, pass{classes: classes, lo: lo, hi: hi, share: share})
 }
 
-// chooseClasses picks, one at a time, the positions of keep whose kinds
-// split the sample most evenly, until no class holds more than part of it
-// or maxClassPositions are picked, and returns their classifier and each
-// class's share of the sample.
-func chooseClasses(f *board, keep []int, sm *sample, part float64) (*classifier, []float64) {
+// chooseClasses picks, one at a time after those of seed, the positions
+// of keep whose kinds split the sample most evenly, until no class holds
+// more than part of it or maxClassPositions are picked, and returns their
+// classifier and each class's share of the sample.
+func chooseClasses(f *board, keep []int, sm *sample, part float64, seed []int) (*classifier, []float64) {
 	var best *classifier
 	shares := []float64{1}
+	if len(seed) > 0 {
+		best = &classifier{f: f}
+		best.setPositions(seed)
+		shares = best.shares(sm)
+	}
 	for len(shares) == 1 || len(best.pos) < maxClassPositions && slices.Max(shares) > part {
 		var pick *classifier
 		var pickShares []float64

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -210,7 +212,7 @@ func TestPlanPassesCoversEveryClass(t *testing.T) {
 	v := 20
 	for _, sm := range samples(f) {
 		for _, part := range []float64{0, 1e-9, 0.01, 0.2, 0.5, 1, 3} {
-			passes, c := planPasses(f, v, sm, part, groups)
+			passes, c := planPasses(f, v, sm, part, groups, nil)
 			coversOnce(t, passes, c, groups, part)
 		}
 	}
@@ -856,6 +858,109 @@ func TestCountNarrows(t *testing.T) {
 		// up to a fifteenth of it here.
 		if got.PeakBytes > tt.limit+tt.limit/8 {
 			t.Errorf("%dx%d %v: peak %d bytes, over the limit %d and the merge's margin", cfg.Rows, cfg.Cols, cfg.Mode, got.PeakBytes, tt.limit)
+		}
+	}
+}
+
+// TestProjection checks that a projection of one classifier's classes on
+// another's holds, for the class of each key by the first, its class by
+// the second, and no class that disagrees at a shared position; that it
+// is nil where no position is shared; and that it knows nothing of all
+// classes or of classes the parts do not have.
+func TestProjection(t *testing.T) {
+	f, windows := randomWindows(t, 8, 8, SweepRows)
+	st := &f.shifts[f.n-1]
+	for _, tc := range []struct {
+		from, to []int
+		shared   int // positions both look at
+	}{
+		{[]int{3, 9, 14}, []int{3, 9, 14}, 3},
+		{[]int{3, 9, 14}, []int{14, 2, 3}, 2},
+		{[]int{5}, []int{1, 5, 8}, 1},
+		{[]int{1, 5, 8}, []int{5}, 1},
+		{[]int{2, 4}, []int{6, 7, 0}, 0},
+	} {
+		from, to := &classifier{f: f}, &classifier{f: f}
+		from.setPositions(tc.from)
+		to.setPositions(tc.to)
+		pr := project(&classParts{pos: tc.from}, to)
+		if tc.shared == 0 {
+			if pr != nil {
+				t.Errorf("%v on %v: a projection, with no position shared", tc.from, tc.to)
+			}
+			continue
+		}
+		for i := range windows {
+			key := f.encode(&windows[i], i&3, st)
+			if a, b := from.class(key), to.class(key); pr[a]>>b&1 == 0 {
+				t.Fatalf("%v on %v: key of classes %d and %d, projection of %d is %b", tc.from, tc.to, a, b, a, pr[a])
+			}
+		}
+		// Each class of the parts agrees with 3^(len(to)-shared) classes.
+		want := classesBy(len(tc.to) - tc.shared)
+		for a, m := range pr {
+			if got := bits.OnesCount64(m); got != want {
+				t.Errorf("%v on %v: class %d projects on %d classes, want %d", tc.from, tc.to, a, got, want)
+			}
+		}
+		if got := []uint64{pr.of(allClasses), pr.of(1 << 40)}; got[0] != allClasses || got[1] != allClasses {
+			t.Errorf("%v on %v: of all classes %x, of class 40 %x; want all", tc.from, tc.to, got[0], got[1])
+		}
+	}
+}
+
+// TestReadsInPasses counts boards in passes of a tenth of a layer each,
+// their layers on disk, with and without projections, and checks that
+// the counts agree with a count at once and that projections make the
+// passes read fewer states. Given KNIGHTSTOUR_READS (a board, such as
+// "free 8x6"), it measures instead what the passes read against the
+// states they expand, the figures docs/counting.md gives:
+//
+//	KNIGHTSTOUR_READS="free 8x6" go test -run TestReadsInPasses -v -timeout 0 ./internal/frontier
+func TestReadsInPasses(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	boards := []Config{{Rows: 5, Cols: 8, Mode: FreeEnds}}
+	board := os.Getenv("KNIGHTSTOUR_READS")
+	if board != "" {
+		cfg := Config{Mode: FromStart}
+		if rest, ok := strings.CutPrefix(board, "free "); ok {
+			board, cfg.Mode = rest, FreeEnds
+		}
+		if _, err := fmt.Sscanf(board, "%dx%d", &cfg.Rows, &cfg.Cols); err != nil {
+			t.Fatalf("KNIGHTSTOUR_READS=%q: %v", board, err)
+		}
+		if cfg.Mode == FromStart {
+			cfg.StartRow = cfg.Rows - 1
+		}
+		boards = []Config{cfg}
+	}
+	for _, cfg := range boards {
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		want := wholeCount(t, cfg)
+		name := fmt.Sprintf("%dx%d %v", cfg.Rows, cfg.Cols, cfg.Mode)
+		var reads [2]int64
+		for i, noProjection := range []bool{false, true} {
+			var read atomic.Int64
+			cfg.SpillDir, cfg.passPart, cfg.noProjection = t.TempDir(), 0.1, noProjection
+			cfg.onRead = func(states int) { read.Add(int64(states)) }
+			got, err := Count(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("%s, projections %v: %v", name, !noProjection, err)
+			}
+			if diff := cmp.Diff(countsOf(want), countsOf(got)); diff != "" {
+				t.Errorf("%s, projections %v: counts (-at once +in passes):\n%s", name, !noProjection, diff)
+			}
+			reads[i] = read.Load()
+			if board != "" {
+				var states int64
+				for _, n := range got.States {
+					states += int64(n)
+				}
+				t.Logf("%s, projections %v: %d states read in %d passes at most a square, %.2f a state of the layers", name, !noProjection, reads[i], got.Passes, float64(reads[i])/float64(states))
+			}
+		}
+		if reads[0] >= reads[1] {
+			t.Errorf("%s: the passes read %d states with projections, %d without: want fewer", name, reads[0], reads[1])
 		}
 	}
 }

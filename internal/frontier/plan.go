@@ -35,7 +35,11 @@ func (s *stepper) plan(share float64) ([]pass, error) {
 	if cp := s.cur.parts; cp.usable(untouched(&r.f.shifts[s.v], r.f.slots), len(s.cur.groups)) {
 		passes, s.classes = alignedPasses(r.f, cp, s.cur, r.k+1, sample, share, groups)
 	} else {
-		passes, s.classes = planPasses(r.f, s.v, sample, share, groups)
+		var prev []int
+		if cp != nil {
+			prev = cp.pos
+		}
+		passes, s.classes = planPasses(r.f, s.v, sample, share, groups, prev)
 	}
 	return passes, nil
 }
@@ -51,6 +55,10 @@ func (s *stepper) startPasses(fresh bool) {
 	}
 	cp := s.cur.parts
 	s.aligned = cp.usable(untouched(&r.f.shifts[s.v], r.f.slots), len(s.cur.groups)) && slices.Equal(cp.pos, s.classes.pos)
+	s.proj = nil
+	if !s.aligned && !r.cfg.noProjection && cp != nil && cp.usable(cp.pos, len(s.cur.groups)) {
+		s.proj = project(cp, s.classes)
+	}
 	if fresh {
 		s.followed.Store(0)
 	}
@@ -218,23 +226,37 @@ func (r *counter) estimate(v int) int {
 // of groups, at worst a group a pass. It returns the classifier of the
 // passes' classes. It tells classes by positions the next steps leave
 // alone too where those split the layer finely enough, so that their
-// passes can follow these (alignedPasses).
-func planPasses(f *board, v int, sm *sample, part float64, groups int) ([]pass, *classifier) {
+// passes can follow these (alignedPasses); else, where it can, by some of
+// the positions prev that cur's parts are told by, so that its passes
+// skip the groups of cur of other kinds there (projection).
+func planPasses(f *board, v int, sm *sample, part float64, groups int, prev []int) ([]pass, *classifier) {
 	c := &classifier{f: f}
 	shares := []float64{1}
 	if len(sm.keys) > 0 {
 		keep := untouched(&f.shifts[v], f.slots)
-		var lasting []int
+		var lasting, shared []int
 		for _, p := range keep {
 			if f.untouchedFor(v, p) >= lastingSteps {
 				lasting = append(lasting, p)
 			}
+			if slices.Contains(prev, p) {
+				shared = append(shared, p)
+			}
 		}
 		if len(lasting) > 0 {
-			c, shares = chooseClasses(f, lasting, sm, part)
+			c, shares = chooseClasses(f, lasting, sm, part, nil)
 		}
 		if len(lasting) == 0 || slices.Max(shares) > part {
-			c, shares = chooseClasses(f, keep, sm, part)
+			c, shares = chooseClasses(f, keep, sm, part, nil)
+			if len(shared) > 0 {
+				// The two of prev's positions that split the sample best
+				// first, then the best of the others.
+				seed, _ := chooseClasses(f, shared, sm, part, nil)
+				sc, ssh := chooseClasses(f, keep, sm, part, seed.pos[:min(2, len(seed.pos))])
+				if most := slices.Max(ssh); most <= part || most <= slices.Max(shares) {
+					c, shares = sc, ssh
+				}
+			}
 		}
 	}
 	// First fit, largest first: classes into passes of at most part each.

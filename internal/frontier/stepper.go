@@ -67,8 +67,11 @@ type stepper struct {
 	passes  int
 	classes *classifier
 	// aligned says that the passes are by the classes of cur's parts, so
-	// that each reads only the groups of cur that hold its classes.
+	// that each reads only the groups of cur that hold its classes; where
+	// they are not, proj, when not nil, tells which of their classes
+	// each group of cur may hold.
 	aligned bool
+	proj    projection
 	// share, for a buffered step made in passes, is the most of the next
 	// layer a pass may make (0 for one pass).
 	share float64
@@ -196,8 +199,11 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 		take := classes
 		if classes != allClasses {
 			held := s.classes.holds(gr.kinds)
-			if s.aligned {
+			switch {
+			case s.aligned:
 				held &= s.cur.parts.classesOf(p.g)
+			case s.proj != nil:
+				held &= s.proj.of(s.cur.parts.classesOf(p.g))
 			}
 			switch {
 			case held&classes == 0:
@@ -215,6 +221,9 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 			entries, lo, hi = w.in[:hi-lo], 0, hi-lo
 			if err := gr.file.readPiece(gr, p.lo, entries, stride, &w.block); err != nil {
 				return err
+			}
+			if r.cfg.onRead != nil {
+				r.cfg.onRead(p.hi - p.lo)
 			}
 		}
 		kept := int64(0)
