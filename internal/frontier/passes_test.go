@@ -919,7 +919,10 @@ func TestProjection(t *testing.T) {
 //	KNIGHTSTOUR_READS="free 8x6" go test -run TestReadsInPasses -v -timeout 0 ./internal/frontier
 func TestReadsInPasses(t *testing.T) {
 	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
-	boards := []Config{{Rows: 5, Cols: 8, Mode: FreeEnds}}
+	boards := []Config{{Rows: 4, Cols: 9, Mode: FreeEnds}}
+	if exhaustive {
+		boards = append(boards, Config{Rows: 5, Cols: 8, Mode: FreeEnds}, Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5})
+	}
 	board := os.Getenv("KNIGHTSTOUR_READS")
 	if board != "" {
 		cfg := Config{Mode: FromStart}
