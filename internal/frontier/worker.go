@@ -58,7 +58,7 @@ type worker struct {
 	err   error
 	// memo holds the options of recent demands (options), 2^(64-memoShift)
 	// of them.
-	memo      []memoEntry
+	memo      []uint64
 	memoShift uint
 	// shard makes the worker expand only this shard's states.
 	shard bool
@@ -157,7 +157,7 @@ func (w *worker) expand(key uint64, val []uint64) {
 }
 
 // memoBits is the log2 of the entries of a worker's memo of choices: 2^13
-// (128 KiB, in the processor's second-level cache) where the step's
+// (64 KiB, in the processor's second-level cache) where the step's
 // demand filter is small enough for the third-level cache, and 2^15
 // where it is not (bigMemoFilter): a miss then waits for memory, and the
 // demands of 8x8 are many. On 7x7 (filters up to 2 MiB) 2^17 entries cost
@@ -176,12 +176,15 @@ func (r *counter) memoBits(v int) uint {
 // of choices is larger.
 const bigMemoFilter = 8 << 20
 
-// A memoEntry remembers the choices of one demand: its key is the demand
-// (ends, free, z) with the top bit set, so that a zero entry is empty.
-type memoEntry struct {
-	key uint64
-	val uint32
-}
+// A memo entry remembers the choices of one demand in one word: the
+// demand (ends and free, 20 bits each, and z+1, so that a zero entry is
+// empty) in its low memoKeyBits, the answer above: half the bytes of a
+// key and an answer apart, so that twice the entries stay in cache.
+const memoKeyBits = 43
+
+// The demand's masks hold a bit for each window position and the new
+// square: a wider window would not fit its 20 bits.
+const _ = uint(20 - (MaxSlots + 1))
 
 // options returns whether the state may take no edge to the new square,
 // and choices' answer. They depend only on the state's demand, which many
@@ -189,19 +192,19 @@ type memoEntry struct {
 // processor's caches: a small memo per worker and step keeps the answers
 // for recent demands.
 func (w *worker) options(ends, free uint32, z int, cand []int8, room int) (none bool, one uint32, pairs [4]uint32) {
-	key := uint64(ends) | uint64(free)<<24 | uint64(z)<<48 | 1<<63
+	key := uint64(ends) | uint64(free)<<20 | uint64(z+1)<<40
 	e := &w.memo[key*0x9e3779b97f4a7c15>>w.memoShift]
-	if e.key != key {
+	if *e&(1<<memoKeyBits-1) != key {
 		none = w.viable(ends, free, z)
 		one, pairs = w.choices(ends, free, z, cand, room)
-		val := one<<1 | pairs[0]<<8 | pairs[1]<<12 | pairs[2]<<16 | pairs[3]<<20
+		val := uint64(one)<<1 | uint64(pairs[0])<<5 | uint64(pairs[1])<<9 | uint64(pairs[2])<<13 | uint64(pairs[3])<<17
 		if none {
 			val |= 1
 		}
-		e.key, e.val = key, val
+		*e = key | val<<memoKeyBits
 	}
-	val := e.val
-	return val&1 != 0, val >> 1 & 15, [4]uint32{val >> 8 & 15, val >> 12 & 15, val >> 16 & 15, val >> 20 & 15}
+	val := uint32(*e >> memoKeyBits)
+	return val&1 != 0, val >> 1 & 15, [4]uint32{val >> 5 & 15, val >> 9 & 15, val >> 13 & 15, val >> 17 & 15}
 }
 
 // choices returns, as bits, the candidates i whose edge to the new square
@@ -422,7 +425,7 @@ func (w *worker) endBoard(arr slotCodes, z int, complete bool, val []uint64) {
 // nor bins yet: the step gives it one or the other.
 func (r *counter) newWorker(v int, shard bool) *worker {
 	mb := r.memoBits(v)
-	w := &worker{r: r, st: &r.f.shifts[v], v: v, final: v == r.f.n-1, shard: shard, memo: make([]memoEntry, 1<<mb), memoShift: 64 - mb,
+	w := &worker{r: r, st: &r.f.shifts[v], v: v, final: v == r.f.n-1, shard: shard, memo: make([]uint64, 1<<mb), memoShift: 64 - mb,
 		total: make([]uint64, r.k)}
 	if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !w.final {
 		w.cut = make([]uint64, r.k)
