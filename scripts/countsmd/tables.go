@@ -37,6 +37,9 @@ type table struct {
 	PeakStates int64    `json:"peak_states"`
 	MaxRSSKB   int64    `json:"max_rss_kb"` // /usr/bin/time -v
 	Note       string   `json:"note"`
+	// States, where recorded, are the states after each square, as the
+	// counts of hours list them: the widest counts plan the next.
+	States []int64 `json:"states,omitempty"`
 }
 
 // loadTables reads scripts/countsmd/tables.json; none is no table.
@@ -77,6 +80,9 @@ func printTables(out io.Writer, ts []table) (checked, failed int) {
 			fmt.Fprintf(out, "| %d | %s | %s | %s |\n", n, group(s), group(pub.values[k]), mark)
 		}
 		fmt.Fprintf(out, "\n")
+		if t.States != nil {
+			fmt.Fprintf(out, "States after each square: %v\n\n", t.States)
+		}
 	}
 	return checked, failed
 }
