@@ -16,6 +16,7 @@ type forecast struct {
 	time     time.Duration // on the workers given
 	memory   float64       // bytes, with both layers in memory
 	disk     float64       // bytes of layer files at the widest square, with -spill or -checkpoint
+	compact  float64       // the same, where the layers are compact
 	onDisk   bool          // the states will not fit in the memory limit at once
 	estimate bool          // false where the board is too small to bother
 }
@@ -35,12 +36,16 @@ var peakStates = map[int][]float64{
 
 // Measured costs: states made a second by one worker, in memory and
 // with the layers on disk in passes; bytes a state in memory (both layers
-// and the tables), and on disk (one layer, raw).
+// and the tables), and on disk (one layer, raw and compact). A count
+// writes its large layers compact where raw ones would crowd the disk:
+// each group sorted, the differences and counts as varints, 4.9 bytes a
+// state for 8x8 with free ends and 6.0 for 8x8 from the corner.
 const (
 	statesPerSecondInMemory = 5e6
 	statesPerSecondOnDisk   = 1e6
 	bytesPerStateInMemory   = 60
 	bytesPerStateOnDisk     = 12
+	bytesPerStateCompact    = 6
 )
 
 // Where keys are digits, not packed words (free ends on 8 rows, whose
@@ -83,7 +88,8 @@ func forecastDP(rows, cols int, kind string, allLengths bool, workers int, memor
 	// Over its squares a count keeps about a quarter of its peak a square
 	// on a square board, nearly all of it on a long one.
 	total := peak * float64(w*l) * (0.25 + 0.6*float64(l-w)/float64(l))
-	f := forecast{peak: peak, memory: peak * bytesPerStateInMemory, disk: 2 * peak * bytesPerStateOnDisk, estimate: true}
+	f := forecast{peak: peak, memory: peak * bytesPerStateInMemory, disk: 2 * peak * bytesPerStateOnDisk,
+		compact: 2 * peak * bytesPerStateCompact, estimate: true}
 	rate, digits := statesPerSecondInMemory*float64(workers), digitsInMemory
 	if f.memory > float64(memoryLimit) {
 		f.onDisk = true
@@ -108,8 +114,14 @@ func (f forecast) advice(board string, workers int, memoryLimit int64, checkpoin
 	s := fmt.Sprintf("knightstour: forecast for %s: about %s on %s, up to %s states at once (%s in memory",
 		board, roughDuration(f.time), count(workers, "worker", "workers"), roughNumber(f.peak), roughBytes(f.memory))
 	if f.onDisk {
-		s += fmt.Sprintf(", more than -memory %s: the layers go to disk, about %s", roughBytes(float64(memoryLimit)), roughBytes(f.disk))
-		if room >= 0 && f.disk > float64(room) {
+		disk, how := f.disk, ","
+		// As the count decides, layer by layer: compact where three raw
+		// layers (about twice disk) would take more than half the room.
+		if room < 0 || 2*f.disk > float64(room)/2 {
+			disk, how = f.compact, ", compact,"
+		}
+		s += fmt.Sprintf(", more than -memory %s: the layers go to disk%s about %s", roughBytes(float64(memoryLimit)), how, roughBytes(disk))
+		if room >= 0 && disk > float64(room) {
 			s += fmt.Sprintf(", more than the %s free there", roughBytes(float64(room)))
 		}
 	}
