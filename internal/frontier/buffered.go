@@ -38,8 +38,12 @@ func (s *stepper) buffered(part *stepPart) error {
 	// A group holds the states of a few demands, whatever it holds them
 	// in: the next step's memo of choices hits (see grouping). A compact
 	// group on disk is sorted by hashKey all the same, which then takes a
-	// few more bits a state.
+	// few more bits a state: keys in digits, for which this matters most,
+	// are grouped by demand only where the layer is not compact.
 	by := grouping{byDemand: r.f.packed, zShift: uint(4 * r.f.slots)}
+	if !r.f.packed && s.grouping == groupsByDemand {
+		by.digits = r.f
+	}
 	for _, w := range s.ws {
 		w.buffered = newEmitter(1<<bbits, 64-bbits, k, by, bins)
 		w.lean = nil

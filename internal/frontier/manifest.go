@@ -146,6 +146,11 @@ type stepPart struct {
 	// its passes done and to come could each keep one of a state and its
 	// reflection, and count them twice.
 	Reflections int `json:"reflections,omitempty"`
+	// Grouping is the rule by which the buffered step's passes group the
+	// new states (groupingRule): the passes left group them the same way,
+	// or they could make a state a pass done made already, in another
+	// group, or miss one.
+	Grouping int `json:"grouping,omitempty"`
 
 	files   []*layerFile  // Files, open, once written or loaded
 	groups  []group       // Groups, once loaded

@@ -145,6 +145,50 @@ func TestCheckpointBetweenPasses(t *testing.T) {
 	}
 }
 
+// TestStepPartKeepsGrouping checks that the passes left of a step stopped
+// between passes group the new states as the passes done did
+// (stepPart.Grouping), whatever the resumed count would choose: keys in
+// digits here, grouped by hash while the layers are compact and by demand
+// once they are raw. The step is one whose classes are split into ranges
+// of groups, where a pass left grouping otherwise misses states. For
+// -tags exhaustive: the board needs 40 s.
+func TestStepPartKeepsGrouping(t *testing.T) {
+	if !exhaustive {
+		t.Skip("for -tags exhaustive")
+	}
+	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	base := Config{Rows: 9, Cols: 4, Mode: FreeEnds, Sweep: SweepNarrow, Across: true, Workers: 2, MemoryLimit: 1 << 30, noMirror: true}
+	want := wholeCount(t, base)
+	for _, tt := range []struct {
+		compact bool
+		rule    groupingRule
+	}{{true, groupsAsKeys}, {false, groupsByDemand}} {
+		cfg := base
+		cfg.passPart, cfg.compact = 0.05, tt.compact
+		cfg.Checkpoint = filepath.Join(t.TempDir(), "count.ckpt")
+		const v = 22
+		m := stoppedBetweenPasses(t, cfg, v, 1)
+		if !m.Step.Buffered || groupingRule(m.Step.Grouping) != tt.rule {
+			t.Fatalf("compact %v: the step under way is buffered %v, grouping %d; want buffered, grouping %d", tt.compact, m.Step.Buffered, m.Step.Grouping, tt.rule)
+		}
+		cfg.compact = !tt.compact // the other rule, were the step made anew
+		cfg.afterPass = nil
+		got, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Resumed != v {
+			t.Errorf("compact %v: resumed after square %d, want %d", tt.compact, got.Resumed, v)
+		}
+		if diff := gocmp.Diff(want.Tours.String(), got.Tours.String()); diff != "" {
+			t.Errorf("compact %v: resumed count (-whole +resumed):\n%s", tt.compact, diff)
+		}
+		if diff := gocmp.Diff(want.States, got.States); diff != "" {
+			t.Errorf("compact %v: resumed states (-whole +resumed):\n%s", tt.compact, diff)
+		}
+	}
+}
+
 // TestStepPartRefused checks that a checkpoint between passes whose files
 // of the passes done changed, went short or went is refused with
 // ErrCheckpoint, and that so is one whose record of the passes left was
@@ -190,6 +234,8 @@ func TestStepPartRefused(t *testing.T) {
 		{"a position outside the window", forge(func(p *stepPart) { p.Positions[0] = 99 })},
 		{"more states than its groups", forge(func(p *stepPart) { p.States++ })},
 		{"a negative number of groups", forge(func(p *stepPart) { p.GroupBits = -1 })},
+		{"an unknown grouping", forge(func(p *stepPart) { p.Grouping = 7 })},
+		{"packed keys grouped as keys in digits", forge(func(p *stepPart) { p.Grouping = int(groupsByDemand) })},
 		{"a file of the layer it expands", forge(func(p *stepPart) { p.Files[0].Name = "c.20-0.layer" })},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -92,6 +92,9 @@ type stepper struct {
 	// staging that of its workers' staging buffers (0 in a buffered step).
 	perState float64
 	staging  int64
+	// grouping is how a buffered step groups out's states: by demand
+	// where it can (groupingRule).
+	grouping groupingRule
 }
 
 // makeWorkers gives the step its workers and, with the layers on disk,
@@ -99,10 +102,15 @@ type stepper struct {
 // checkpoint has made some already).
 func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) error {
 	r, v, stride := s.r, s.v, s.r.k+1
+	compact := r.spill && !s.final && r.compactLayer(s.newStates())
+	s.grouping = r.f.grouping(compact)
+	if part != nil {
+		s.grouping = groupingRule(part.Grouping) // as the passes done were grouped
+	}
 	s.ws = make([]*worker, workers)
 	s.scratch = make([][]uint64, workers)
 	for i := range s.ws {
-		w := r.newWorker(v, shard)
+		w := r.newWorker(v, shard, s.grouping)
 		if r.spill {
 			w.in = make([]uint64, chunkStates*stride)
 			if !s.final {
@@ -114,7 +122,7 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 				if lean {
 					order.m = &r.f.mixer // a lean step's, by mix
 				}
-				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, r.compactLayer(s.newStates()), order, r.disk)
+				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, compact, order, r.disk)
 				if err != nil {
 					return err
 				}
@@ -313,7 +321,7 @@ func (s *stepper) savePart(left []pass) error {
 	r := s.r
 	part := &stepPart{Square: s.v, GroupBits: int(s.gbits), Buffered: s.ws[0].buffered != nil, Positions: s.classes.pos, Passes: s.passes,
 		Total: make([]uint64, r.k), Followed: s.followed.Load(), States: s.states.Load(), files: s.out.files,
-		Parts: s.out.parts.record(s.out.groups), Reflections: r.reflections(s.v)}
+		Parts: s.out.parts.record(s.out.groups), Reflections: r.reflections(s.v), Grouping: int(s.grouping)}
 	for _, p := range left {
 		part.Left = append(part.Left, passRecord{Classes: p.classes, Lo: p.lo, Hi: p.hi, Share: p.share})
 	}
