@@ -110,7 +110,7 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 	s.ws = make([]*worker, workers)
 	s.scratch = make([][]uint64, workers)
 	for i := range s.ws {
-		w := r.newWorker(v, shard, s.grouping)
+		w := r.newWorker(v, shard, lean || s.grouping == groupsAsKeys) // groups of many demands
 		if r.spill {
 			w.in = make([]uint64, chunkStates*stride)
 			if !s.final {

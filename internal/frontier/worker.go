@@ -164,15 +164,16 @@ func (w *worker) expand(key uint64, val []uint64) {
 // 6% more time than 2^13 for a quarter of the misses; at square 44 of
 // 8x8 from the corner (a filter of 16 MiB) 2^15 take 128 ns a state for
 // the choices against 138 to 165 with 2^13, hitting for 45% of the
-// states against 23%. Where the states of a group have as many demands as
-// states (g, a rule that groups keys in digits by hash), the memo takes
-// 2^21 entries (16 MiB): on 9x5 with free ends across, 76% of the lookups
-// missed 2^15, and the count took 164 s on one worker against 187.
-func (r *counter) memoBits(v int, g groupingRule) uint {
+// states against 23%. Where keys are digits and the states of a group
+// have as many demands as states (spread: a lean step's groups, or a
+// buffered step's grouped by hash), the memo takes 2^21 entries (16 MiB):
+// on 9x5 with free ends across, 76% of the lookups missed 2^15, and the
+// count took 164 s on one worker against 187.
+func (r *counter) memoBits(v int, spread bool) uint {
 	switch {
 	case r.vb == nil || len(r.vb.after[v].words)*8 < bigMemoFilter:
 		return 13
-	case !r.f.packed && g == groupsAsKeys:
+	case !r.f.packed && spread:
 		return 21
 	}
 	return 15
@@ -427,10 +428,12 @@ func (w *worker) endBoard(arr slotCodes, z int, complete bool, val []uint64) {
 }
 
 // newWorker returns a worker for the step adding square v; shard makes
-// it expand only the count's shard of the states. It has neither tables
-// nor bins yet: the step gives it one or the other.
-func (r *counter) newWorker(v int, shard bool, g groupingRule) *worker {
-	mb := r.memoBits(v, g)
+// it expand only the count's shard of the states, and spread says that
+// the states of a group it expands have as many demands as states
+// (memoBits). It has neither tables nor bins yet: the step gives it one
+// or the other.
+func (r *counter) newWorker(v int, shard, spread bool) *worker {
+	mb := r.memoBits(v, spread)
 	w := &worker{r: r, st: &r.f.shifts[v], v: v, final: v == r.f.n-1, shard: shard, memo: make([]uint64, 1<<mb), memoShift: 64 - mb,
 		total: make([]uint64, r.k)}
 	if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !w.final {
