@@ -258,7 +258,9 @@ func TestBadInput(t *testing.T) {
 		want string // in stderr
 	}{
 		{[]string{"count", "0x4"}, "at least 1"},
-		{[]string{"count", "-3x4"}, "flag provided but not defined"},
+		{[]string{"count", "-3x4"}, `board "-3x4": both sides must be at least 1`},
+		{[]string{"count", "-method", "dp", "-5x5"}, `board "-5x5": both sides must be at least 1`},
+		{[]string{"count", "-3"}, "flag provided but not defined"},
 		{[]string{"count", "4by7"}, "want ROWSxCOLS"},
 		{[]string{"count", "x"}, "want ROWSxCOLS"},
 		{[]string{"count"}, "want one board"},

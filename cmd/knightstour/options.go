@@ -140,6 +140,14 @@ func (c *common) synopsis() string {
 // parse reads the flags and the one board argument, and builds the solver
 // options. Flags may come before or after the board.
 func (c *common) parse(args []string, defaultBoard string) (rows, cols int, ch chosen, err error) {
+	// A size with a minus sign would reach the flag package as an unknown
+	// flag, whose message does not say what is wrong.
+	for _, a := range args {
+		if negativeSize(a) {
+			_, _, err := parseSize(a)
+			return 0, 0, ch, usageError{err, c.hint()}
+		}
+	}
 	var positional []string
 	for {
 		if err := c.fs.Parse(args); err != nil {
@@ -243,6 +251,13 @@ func parseSize(s string) (rows, cols int, err error) {
 		return 0, 0, fmt.Errorf("board %q: both sides must be at least 1", s)
 	}
 	return rows, cols, nil
+}
+
+// negativeSize reports whether arg reads as a board size with a minus sign,
+// such as -3x4: no flag's name begins with a digit.
+func negativeSize(arg string) bool {
+	return len(arg) > 2 && arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9' &&
+		strings.ContainsAny(arg, "xX×")
 }
 
 // usageErrorIf turns the library's errors about bad input into usage
