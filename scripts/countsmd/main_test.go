@@ -88,3 +88,19 @@ func TestPrintNine(t *testing.T) {
 		}
 	}
 }
+
+func TestNineByNineColumns(t *testing.T) {
+	rs := []running{
+		{Board: "9x9", Mode: "corner", Squares: 81, States: []int64{1, 1, 1, 1, 1, 1, 1, 1, 2, 8, 32, 4}},
+		{Board: "9x9", Mode: "free", Squares: 81, States: []int64{9, 9, 9}},
+	}
+	want := [][]string{
+		{"column", "squares", "corner: states after it", "most within it", "free: states after it", "most within it"},
+		{"---", "---", "---", "---", "---", "---"},
+		{"1", "1 to 9", "2", "2", "", "9"},
+		{"2", "10 to 18", "", "32", "", ""},
+	}
+	if diff := cmp.Diff(want, nineByNineColumns(rs)); diff != "" {
+		t.Errorf("nineByNineColumns (-want +got):\n%s", diff)
+	}
+}

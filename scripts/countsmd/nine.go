@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -110,11 +111,77 @@ func printNine(out io.Writer, ns []nineCount) (checked, failed int, err error) {
 	return checked, failed, nil
 }
 
-// printNineFile is printNine on scripts/countsmd/nine.json.
+// printNineFile is printNine on scripts/countsmd/nine.json, followed by
+// printNineByNine on ninebynine.json.
 func printNineFile(out io.Writer) (checked, failed int, err error) {
 	ns, err := loadNine()
 	if err != nil {
 		return 0, 0, err
 	}
-	return printNine(out, ns)
+	if checked, failed, err = printNine(out, ns); err != nil {
+		return checked, failed, err
+	}
+	rs, err := loadNineByNine()
+	if err != nil {
+		return checked, failed, err
+	}
+	printNineByNine(out, rs)
+	return checked, failed, nil
+}
+
+// loadNineByNine reads scripts/countsmd/ninebynine.json: counts of 9x9
+// recorded by hand from their checkpoints (the manifest's "states") as far
+// as they went; none is no count.
+func loadNineByNine() ([]running, error) { return loadJSON[running]("ninebynine.json", true) }
+
+// printNineByNine writes the subsection on 9x9: for each count, how far it
+// went and why it stopped, then a table of the states at the end of each
+// column and the most within it, a pair of cells a count.
+func printNineByNine(out io.Writer, rs []running) {
+	if len(rs) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "### 9x9, as far as counted here\n\n")
+	fmt.Fprintf(out, "No count of 9x9 fits this machine (docs/nine-rows.md, \"What it takes\"). These ran from their checkpoints, layers on disk, until they stopped; the states after each square are what a count on a larger machine will make first, and what the plan for it is fitted to.\n\n")
+	for _, r := range rs {
+		fmt.Fprintf(out, "- %s %s: %d of %d squares added, at most %s states; `%s`\n\n", r.Mode, r.Board, len(r.States), r.Squares, group(fmt.Sprint(slices.Max(r.States))), r.Command)
+		fmt.Fprintf(out, "  %s\n\n", r.Note)
+		fmt.Fprintf(out, "  States after each square: %v\n\n", r.States)
+	}
+	for _, row := range nineByNineColumns(rs) {
+		fmt.Fprintf(out, "| %s |\n", strings.Join(row, " | "))
+	}
+	fmt.Fprintf(out, "\n")
+}
+
+// nineByNineColumns returns the rows of printNineByNine's table, headings
+// and rule first: a row for each column of 9 squares that a count began.
+func nineByNineColumns(rs []running) [][]string {
+	head, rule := []string{"column", "squares"}, []string{"---", "---"}
+	for _, r := range rs {
+		head = append(head, r.Mode+": states after it", "most within it")
+		rule = append(rule, "---", "---")
+	}
+	rows := [][]string{head, rule}
+	for c := 0; ; c++ {
+		row := []string{fmt.Sprint(c + 1), fmt.Sprintf("%d to %d", 9*c+1, 9*c+9)}
+		begun := false
+		for _, r := range rs {
+			lo, hi := min(9*c, len(r.States)), min(9*c+9, len(r.States))
+			if lo == hi {
+				row = append(row, "", "")
+				continue
+			}
+			begun = true
+			end := ""
+			if hi == 9*c+9 {
+				end = group(fmt.Sprint(r.States[hi-1]))
+			}
+			row = append(row, end, group(fmt.Sprint(slices.Max(r.States[lo:hi]))))
+		}
+		if !begun {
+			return rows
+		}
+		rows = append(rows, row)
+	}
 }
