@@ -101,10 +101,10 @@ func TestAdvice(t *testing.T) {
 		room              int64
 		want, wantNot     string
 	}{
-		{"checkpoint on a small disk", true, false, 60e9, "compact, about 360 GB, more than the 60 GB free there)", "give -checkpoint"},
-		{"room not told", true, false, -1, "compact, about 360 GB)", "free there"},
-		{"room enough", false, true, 4e12, "the layers go to disk, about 720 GB)", "free there"},
-		{"room for compact layers", true, false, 2e12, "compact, about 360 GB)", "free there"},
+		{"checkpoint on a small disk", true, false, 60e9, "compact, about 420 GB, more than the 60 GB free there)", "give -checkpoint"},
+		{"room not told", true, false, -1, "compact, about 420 GB)", "free there"},
+		{"room enough", false, true, 4e12, "the layers go to disk, about 840 GB)", "free there"},
+		{"room for compact layers", true, false, 2e12, "compact, about 420 GB)", "free there"},
 		{"no checkpoint", false, false, -1, "; give -checkpoint FILE to survive a stop and resume", "free there"},
 	} {
 		got := f.advice("9x9", 2, 13<<30, tt.checkpoint, tt.spill, tt.room)
