@@ -132,7 +132,15 @@ func printNineFile(out io.Writer) (checked, failed int, err error) {
 // loadNineByNine reads scripts/countsmd/ninebynine.json: counts of 9x9
 // recorded by hand from their checkpoints (the manifest's "states") as far
 // as they went; none is no count.
-func loadNineByNine() ([]running, error) { return loadJSON[running]("ninebynine.json", true) }
+func loadNineByNine() ([]running, error) {
+	rs, err := loadJSON[running]("ninebynine.json", true)
+	for _, r := range rs {
+		if err == nil && (len(r.States) == 0 || len(r.States) > r.Squares) {
+			err = fmt.Errorf("ninebynine.json: %s %s: %d states for %d squares", r.Mode, r.Board, len(r.States), r.Squares)
+		}
+	}
+	return rs, err
+}
 
 // printNineByNine writes the subsection on 9x9: for each count, how far it
 // went and why it stopped, then a table of the states at the end of each
