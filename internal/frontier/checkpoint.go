@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -212,7 +213,7 @@ func (r *counter) readManifest() (*manifest, error) {
 // loadCheckpoint reads the checkpoint, if there is one, and checks it
 // against this count and the files it names. It returns nil, nil where
 // there is no checkpoint.
-func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
+func (r *counter) loadCheckpoint(ctx context.Context) (*manifest, *layer, error) {
 	// The first load takes the manifest count read before the demand
 	// passes (on 8 rows some 100 MB, not read and checked twice); nothing
 	// writes the checkpoint in between. A count widened after an overflow
@@ -244,7 +245,10 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 	r.last.Store(int64(m.States[m.Squares-1]))
 	defer r.checked.Store(size)
 	cur := &layer{n: m.States[m.Squares-1]}
-	if cur.files, cur.groups, err = r.openLayer(m.Files, m.Groups, m.Kinds, m.Stride, cur.n, raw, false); err != nil {
+	if cur.files, cur.groups, err = r.openLayer(ctx, m.Files, m.Groups, m.Kinds, m.Stride, cur.n, raw, false); err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err() // a stop while checking, not a bad checkpoint
+		}
 		return nil, nil, bad("%v", err)
 	}
 	if cur.parts, err = r.loadParts(m.Parts, m.Squares, len(cur.groups), true); err != nil {
@@ -254,9 +258,12 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 		return nil, nil, bad("%v", err)
 	}
 	if m.Step != nil {
-		if err := r.openPart(m, raw); err != nil {
+		if err := r.openPart(ctx, m, raw); err != nil {
 			for _, lf := range cur.files {
 				lf.f.Close()
+			}
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
 			}
 			return nil, nil, bad("%v", err)
 		}
@@ -268,7 +275,7 @@ func (r *counter) loadCheckpoint() (*manifest, *layer, error) {
 // checks their sizes and checksums and the groups in them, and returns
 // them. A part of a step's layer (part) may have files longer than the
 // checkpoint says, from a pass it was stopped in: they are cut back.
-func (r *counter) openLayer(sums []fileSum, recs [][4]int64, kinds []uint64, stride, states int, raw, part bool) (files []*layerFile, groups []group, err error) {
+func (r *counter) openLayer(ctx context.Context, sums []fileSum, recs [][4]int64, kinds []uint64, stride, states int, raw, part bool) (files []*layerFile, groups []group, err error) {
 	defer func() {
 		if err != nil {
 			for _, lf := range files {
@@ -299,7 +306,7 @@ func (r *counter) openLayer(sums []fileSum, recs [][4]int64, kinds []uint64, str
 			return files, nil, fmt.Errorf("layer file %s in key order %q", fs.Name, fs.Order)
 		}
 		files = append(files, lf)
-		n, err := io.Copy(io.MultiWriter(h, (*byteTally)(&r.checked)), io.LimitReader(f, fs.Size))
+		n, err := io.Copy(io.MultiWriter(h, (*byteTally)(&r.checked)), stoppable{ctx, io.LimitReader(f, fs.Size)})
 		if err != nil {
 			return files, nil, err
 		}
@@ -354,7 +361,7 @@ func (r *counter) openLayer(sums []fileSum, recs [][4]int64, kinds []uint64, str
 
 // openPart checks m.Step, how far the square after m's layer got, and
 // opens its files.
-func (r *counter) openPart(m *manifest, raw bool) error {
+func (r *counter) openPart(ctx context.Context, m *manifest, raw bool) error {
 	p := m.Step
 	classes := classesBy(len(p.Positions))
 	switch {
@@ -396,7 +403,7 @@ func (r *counter) openPart(m *manifest, raw bool) error {
 		return fmt.Errorf("a step's passes by positions %v whose groups hold classes by %v", p.Positions, p.Parts.Positions)
 	}
 	var err error
-	if p.files, p.groups, err = r.openLayer(p.Files, p.Groups, p.Kinds, m.Stride, int(p.States), false, true); err != nil {
+	if p.files, p.groups, err = r.openLayer(ctx, p.Files, p.Groups, p.Kinds, m.Stride, int(p.States), false, true); err != nil {
 		return err
 	}
 	p.parts, err = r.loadParts(p.Parts, p.Square, len(p.groups), false)
@@ -442,4 +449,19 @@ func (r *counter) job() job {
 		j.Sweep = c.Sweep.String()
 	}
 	return j
+}
+
+// stoppable reads from r until ctx is done: checking a checkpoint's
+// layers, or loading its demand filters, reads tens of gigabytes on the
+// largest counts, and a stop (Ctrl-C) must not wait for the end of it.
+type stoppable struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (s stoppable) Read(p []byte) (int, error) {
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.r.Read(p)
 }

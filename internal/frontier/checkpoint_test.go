@@ -187,7 +187,7 @@ func TestCheckpointKeepsPlan(t *testing.T) {
 		r := &counter{cfg: cfg, f: mustBoard(t, cfg), mem: &memory{limit: cfg.MemoryLimit}, k: 1}
 		r.arena = &arena{mem: r.mem}
 		defer r.arena.release()
-		man, l, err := r.loadCheckpoint()
+		man, l, err := r.loadCheckpoint(context.Background())
 		if l != nil {
 			l.free(r.arena)
 		}
@@ -669,7 +669,7 @@ func TestCheckpointCheckedProgress(t *testing.T) {
 		t.Fatalf("stopped with %v", err)
 	}
 	r := &counter{cfg: cfg, f: mustBoard(t, cfg), k: 1}
-	m, cur, err := r.loadCheckpoint()
+	m, cur, err := r.loadCheckpoint(context.Background())
 	if err != nil || m == nil {
 		t.Fatalf("loading the checkpoint: %v", err)
 	}
@@ -729,7 +729,7 @@ func stoppedAt(t *testing.T, cfg Config, stop int) (Config, *Result, *manifest, 
 		t.Fatalf("stopped with %v", err)
 	}
 	r := &counter{cfg: cfg, f: mustBoard(t, cfg), k: 1}
-	m, cur, err := r.loadCheckpoint()
+	m, cur, err := r.loadCheckpoint(context.Background())
 	if err != nil || m == nil || m.Format != checkpointFormat {
 		t.Fatalf("loading the checkpoint: %v", err)
 	}
@@ -790,4 +790,39 @@ func mustBoard(t testing.TB, cfg Config) *board {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// TestResumeStops checks that a stop while a resumed count checks its
+// checkpoint's layers and loads its demand filters ends the count as
+// stopped, not as a bad checkpoint to be removed, and that the checkpoint
+// then resumes to the whole count.
+func TestResumeStops(t *testing.T) {
+	cfg := Config{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Workers: 2, MemoryLimit: 1 << 30}
+	stopped, want, m, cur := stoppedAt(t, cfg, 20)
+	for _, lf := range cur.files {
+		lf.f.Close()
+	}
+	if len(m.Files) == 0 {
+		t.Fatal("the checkpoint names no layer files to check")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := &counter{cfg: stopped, f: mustBoard(t, stopped), k: 1}
+	if _, _, err := r.loadCheckpoint(ctx); !errors.Is(err, context.Canceled) || errors.Is(err, ErrCheckpoint) {
+		t.Errorf("checking the layers after a stop: %v, want context.Canceled and not ErrCheckpoint", err)
+	}
+	if vb := r.loadDemands(ctx); vb != nil {
+		vb.free()
+		t.Errorf("the demand filters loaded after a stop")
+	}
+	if _, err := Count(ctx, stopped); !errors.Is(err, context.Canceled) {
+		t.Errorf("a count resumed after a stop: %v, want context.Canceled", err)
+	}
+	got, err := Count(context.Background(), stopped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff(want.Tours.String(), got.Tours.String()); diff != "" {
+		t.Errorf("resumed count (-want +got):\n%s", diff)
+	}
 }

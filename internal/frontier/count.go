@@ -297,7 +297,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	v0 := 0
 	if r.cfg.Checkpoint != "" {
 		var err error
-		if cur, v0, err = r.resume(cur, total); err != nil {
+		if cur, v0, err = r.resume(ctx, cur, total); err != nil {
 			return nil, err
 		}
 	}
@@ -353,10 +353,10 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 // layer to go on from, in place of cur, and the squares done, with total
 // and the counter's record of the squares so far as the checkpoint has
 // them; cur and 0 where there is no checkpoint.
-func (r *counter) resume(cur *layer, total []uint64) (*layer, int, error) {
+func (r *counter) resume(ctx context.Context, cur *layer, total []uint64) (*layer, int, error) {
 	k := r.k
 	r.removeStaleRuns()
-	m, l, err := r.loadCheckpoint()
+	m, l, err := r.loadCheckpoint(ctx)
 	switch {
 	case err != nil:
 		return nil, 0, err

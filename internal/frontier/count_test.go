@@ -257,7 +257,7 @@ func TestEightWide(t *testing.T) {
 		t.Fatalf("stopped with %v", err)
 	}
 	r := &counter{cfg: cfg, f: mustBoard(t, cfg), k: 1}
-	m, cur, err := r.loadCheckpoint()
+	m, cur, err := r.loadCheckpoint(context.Background())
 	if err != nil || m == nil {
 		t.Fatalf("loading the checkpoint: %v", err)
 	}

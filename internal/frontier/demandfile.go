@@ -43,7 +43,7 @@ func (r *counter) demandsIdentity() string {
 
 // loadDemands returns the demand filters kept beside the checkpoint, or
 // nil when there are none that fit this count.
-func (r *counter) loadDemands() *viability {
+func (r *counter) loadDemands(ctx context.Context) *viability {
 	f, err := os.Open(r.demandsFile())
 	if err != nil {
 		return nil
@@ -53,7 +53,7 @@ func (r *counter) loadDemands() *viability {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	vb, err := r.readDemands(bufio.NewReaderSize(f, 1<<20), fi.Size())
+	vb, err := r.readDemands(bufio.NewReaderSize(stoppable{ctx, f}, 1<<20), fi.Size())
 	if err != nil {
 		vb.free()
 		return nil
@@ -160,7 +160,7 @@ func readFilter(in io.Reader, limit int64) (*filter, error) {
 // it if they fit this count, else the demand passes' and then kept there.
 func (r *counter) demands(ctx context.Context) (*viability, error) {
 	if r.cfg.Checkpoint != "" {
-		if vb := r.loadDemands(); vb != nil {
+		if vb := r.loadDemands(ctx); vb != nil {
 			return vb, nil
 		}
 	}

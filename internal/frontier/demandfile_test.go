@@ -48,7 +48,7 @@ func TestDemandsKept(t *testing.T) {
 				lf.f.Close()
 			}
 			r := &counter{cfg: stopped, f: mustBoard(t, stopped), k: 1}
-			vb := r.loadDemands()
+			vb := r.loadDemands(context.Background())
 			if vb == nil {
 				t.Fatalf("no demand filters kept beside the checkpoint")
 			}
