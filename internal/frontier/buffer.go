@@ -102,6 +102,7 @@ type emitter struct {
 	// pass narrows.
 	nar *narrowing
 	end int
+	_   apart // kept is written for every state
 }
 
 // keep makes the emitter keep only the states of groups [lo, hi) of
@@ -386,6 +387,7 @@ type merger struct {
 	sorted []uint64
 	at     []int
 	of     []uint16 // the group of each state of the bucket
+	_      apart    // of is appended to for every state
 }
 
 // grow returns w with room for n words, from m.mem: w itself if it has

@@ -109,8 +109,15 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 	}
 	s.ws = make([]*worker, workers)
 	s.scratch = make([][]uint64, workers)
+	// A lean step's groups, and keys in digits grouped by hash, hold about
+	// as many demands as states (memoBits reads mix only for keys in
+	// digits: packed keys are grouped by demand under either rule).
+	mix := fewDemands
+	if lean || s.grouping == groupsAsKeys {
+		mix = manyDemands
+	}
 	for i := range s.ws {
-		w := r.newWorker(v, shard, lean || s.grouping == groupsAsKeys) // groups of many demands
+		w := r.newWorker(v, shard, mix)
 		if r.spill {
 			w.in = make([]uint64, chunkStates*stride)
 			if !s.final {

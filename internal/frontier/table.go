@@ -318,6 +318,7 @@ type stager struct {
 	// touched sums the slots flush reads ahead, so that the compiler
 	// keeps the reads.
 	touched uint64
+	_       apart
 }
 
 // stageBuckets returns the buckets for n groups and the log2 of the
