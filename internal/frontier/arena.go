@@ -22,6 +22,8 @@ type arena struct {
 	// room is what the arena's slabs leave below the memory limit: the
 	// bin pool's leave room for the merge buffers (see binPool.leave).
 	room int64
+	// carving holds each worker's own slab being carved (carve).
+	carving []*slab
 }
 
 // maxSlabWords and minSlabWords bound the size of a slab: 8 MiB and 256
@@ -91,12 +93,7 @@ func (a *arena) alloc(n int) (group, bool) {
 		if !ok {
 			return group{}, false
 		}
-		if old := a.cur; old != nil {
-			old.sealed = true
-			if old.live.Load() == 0 {
-				a.unmap(old)
-			}
-		}
+		a.seal(a.cur)
 		a.cur = s
 	}
 	s := a.cur
@@ -104,6 +101,79 @@ func (a *arena) alloc(n int) (group, bool) {
 	s.used += n
 	s.live.Add(1)
 	return g, true
+}
+
+// carve returns a group of n words for worker wi, from a slab of the
+// worker's own, which the worker may then trim: a buffered step merges
+// each group of the next layer into a group carved as large as its
+// unmerged states, and gives back what the merge did not fill, instead of
+// merging into a buffer and copying (7x7 from the corner on one worker:
+// 2 to 4% less time, four runs each). false if it would pass the memory
+// limit; n is at most carvable().
+func (a *arena) carve(wi, n int) (group, bool) {
+	if n == 0 {
+		return group{}, true
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.slabWords == 0 {
+		a.slabWords = minSlabWords
+	}
+	for len(a.carving) <= wi {
+		a.carving = append(a.carving, nil)
+	}
+	s := a.carving[wi]
+	if s == nil || s.used+n > len(s.words) {
+		ns, ok := a.newSlab(a.slabWords, n)
+		if !ok {
+			return group{}, false
+		}
+		a.seal(s)
+		s = ns
+		a.carving[wi] = s
+	}
+	g := group{entries: s.words[s.used : s.used+n : s.used+n], slab: s, words: n}
+	s.used += n
+	s.live.Add(1)
+	return g, true
+}
+
+// carvable returns the largest group carve hands out: a quarter slab, as
+// alloc carves no larger from a shared one.
+func (a *arena) carvable() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return max(a.slabWords, minSlabWords) / 4
+}
+
+// trim shrinks g, the group worker wi carved last, to its first n words,
+// and gives the rest back to the worker's slab.
+func (a *arena) trim(wi int, g *group, n int) {
+	if n == g.words {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s := a.carving[wi]
+	s.used -= g.words - n
+	if n == 0 {
+		s.live.Add(-1)
+		*g = group{}
+		return
+	}
+	g.entries, g.words = g.entries[:n:n], n
+}
+
+// seal marks a slab that no more groups will be carved from, and returns
+// it if none of its groups is left; under a.mu.
+func (a *arena) seal(s *slab) {
+	if s == nil {
+		return
+	}
+	s.sealed = true
+	if s.live.Load() == 0 {
+		a.unmap(s)
+	}
 }
 
 // newSlab returns a slab of the given size, or a spare one of at least
@@ -154,16 +224,15 @@ func (a *arena) free(g group) {
 	a.mu.Unlock()
 }
 
-// release unmaps the slab being carved, once no layer holds groups of
-// it: at the end of a count.
+// release unmaps the slabs being carved, once no layer holds groups of
+// them: at the end of a count.
 func (a *arena) release() {
 	a.mu.Lock()
-	if s := a.cur; s != nil {
-		s.sealed = true
-		if s.live.Load() == 0 {
-			a.unmap(s)
-		}
-		a.cur = nil
+	a.seal(a.cur)
+	a.cur = nil
+	for i, s := range a.carving {
+		a.seal(s)
+		a.carving[i] = nil
 	}
 	a.mu.Unlock()
 }

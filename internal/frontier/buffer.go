@@ -486,16 +486,31 @@ func (m *merger) sortBucket(parts [][]uint64, shift, sub uint) error {
 // at the output.
 const placeBits = 32
 
+// words returns the words of the entries in parts.
+func words(parts [][]uint64) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	return n
+}
+
 // merge adds up the entries of all workers' bins for one group and
 // returns the distinct entries, valid until the next merge; overflow if a
 // count does not fit in k limbs (errOverflow).
 func (m *merger) merge(parts [][]uint64) (out []uint64, err error) {
+	if m.out, err = m.grow(m.out, words(parts)); err != nil {
+		return nil, err
+	}
+	return m.mergeInto(parts, m.out[:0])
+}
+
+// mergeInto is merge into out, which has room for every word of parts,
+// and returns out with the distinct entries.
+func (m *merger) mergeInto(parts [][]uint64, out []uint64) (_ []uint64, err error) {
 	k := m.k
 	stride := k + 1
-	entries := 0
-	for _, p := range parts {
-		entries += len(p) / stride
-	}
+	entries := words(parts) / stride
 	size := 16
 	for size < 2*entries {
 		size *= 2
@@ -505,12 +520,8 @@ func (m *merger) merge(parts [][]uint64) (out []uint64, err error) {
 	if m.table, err = m.grow(m.table, size); err != nil {
 		return nil, err
 	}
-	if m.out, err = m.grow(m.out, entries*stride); err != nil {
-		return nil, err
-	}
 	table := m.table[:size]
 	clear(table)
-	out = m.out[:0]
 	overflow := false
 	mask := uint64(size - 1)
 	places := 0 // the entries in out

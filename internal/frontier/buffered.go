@@ -148,11 +148,7 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) (
 			if sub > 0 {
 				runs = [][]uint64{m.sorted[m.at[j]:m.at[j+1]]}
 			}
-			merged, err := m.merge(runs)
-			if err != nil {
-				return err
-			}
-			if err := s.place(wi, base+g-p.lo, len(merged), func(dense []uint64) { copy(dense, merged) }); err != nil {
+			if err := s.placeMerged(wi, base+g-p.lo, m, runs); err != nil {
 				return err
 			}
 		}

@@ -283,29 +283,69 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 // at the end of worker wi's layer file. fill writes its n words.
 func (s *stepper) place(wi, at, n int, fill func([]uint64)) error {
 	r := s.r
-	var dense group
 	if r.spill {
 		if cap(s.scratch[wi]) < n {
 			s.scratch[wi] = make([]uint64, n)
 		}
 		fill(s.scratch[wi][:n])
-		var err error
-		if dense, err = s.files[wi].write(s.scratch[wi][:n]); err != nil {
-			return err
-		}
-		dense.kinds = r.f.kindsOf(s.scratch[wi][:n], r.k+1) // for the next step's passes
+		err := s.write(wi, at, s.scratch[wi][:n])
 		if n > keepStates*(r.k+1) {
 			s.scratch[wi] = nil // a giant group's: not kept (see keepStates)
 		}
-	} else {
-		var ok bool
-		if dense, ok = r.arena.alloc(n); !ok {
-			return r.memoryError(s.v, s.cur.n)
-		}
-		fill(dense.entries)
+		return err
 	}
+	dense, ok := r.arena.alloc(n)
+	if !ok {
+		return r.memoryError(s.v, s.cur.n)
+	}
+	fill(dense.entries)
 	s.out.groups[at] = dense
 	s.states.Add(int64(n / (r.k + 1)))
+	return nil
+}
+
+// write puts group at of the next layer, its entries, at the end of
+// worker wi's layer file.
+func (s *stepper) write(wi, at int, entries []uint64) error {
+	dense, err := s.files[wi].write(entries)
+	if err != nil {
+		return err
+	}
+	dense.kinds = s.r.f.kindsOf(entries, s.r.k+1) // for the next step's passes
+	s.out.groups[at] = dense
+	s.states.Add(int64(len(entries) / (s.r.k + 1)))
+	return nil
+}
+
+// placeMerged merges runs, the new states of one group unmerged, and
+// places the group at at, as place does, but with no copy: in memory it
+// merges into the group itself, carved as large as the runs (arena.carve)
+// and then trimmed, and on disk it writes the merge's output.
+func (s *stepper) placeMerged(wi, at int, m *merger, runs [][]uint64) error {
+	r := s.r
+	n := words(runs)
+	if r.spill || n > r.arena.carvable() {
+		merged, err := m.merge(runs)
+		switch {
+		case err != nil:
+			return err
+		case r.spill:
+			return s.write(wi, at, merged)
+		}
+		return s.place(wi, at, len(merged), func(dense []uint64) { copy(dense, merged) })
+	}
+	dense, ok := r.arena.carve(wi, n)
+	if !ok {
+		return r.memoryError(s.v, s.cur.n)
+	}
+	merged, err := m.mergeInto(runs, dense.entries[:0])
+	if err != nil {
+		r.arena.trim(wi, &dense, 0)
+		return err
+	}
+	r.arena.trim(wi, &dense, len(merged))
+	s.out.groups[at] = dense
+	s.states.Add(int64(len(merged) / (r.k + 1)))
 	return nil
 }
 

@@ -215,3 +215,69 @@ func TestRecycle(t *testing.T) {
 		t.Errorf("used at the end: %d bytes", got)
 	}
 }
+
+// TestCarve checks that each worker carves from a slab of its own, that
+// a trimmed group gives its tail to the worker's next group, that a group
+// trimmed to nothing is no group, and that every slab goes back once its
+// groups are freed.
+func TestCarve(t *testing.T) {
+	const words = minSlabWords
+	mem := &memory{limit: 8 * words * 8}
+	a := &arena{mem: mem, slabWords: words}
+	if got, want := a.carvable(), words/4; got != want {
+		t.Errorf("carvable: %d, want %d", got, want)
+	}
+	var gs []group
+	carve := func(wi, n, keep int) group {
+		t.Helper()
+		g, ok := a.carve(wi, n)
+		if !ok {
+			t.Fatalf("carve(%d, %d) refused within the limit", wi, n)
+		}
+		for i := range g.entries {
+			g.entries[i] = uint64(wi)<<32 | uint64(len(gs))
+		}
+		a.trim(wi, &g, keep)
+		if g.words != keep || len(g.entries) != keep || cap(g.entries) != keep {
+			t.Fatalf("trimmed to %d: words %d, len %d, cap %d", keep, g.words, len(g.entries), cap(g.entries))
+		}
+		gs = append(gs, g)
+		return g
+	}
+	a0 := carve(0, 100, 40)
+	b0 := carve(1, 100, 100)
+	a1 := carve(0, 100, 10)
+	if a0.slab == b0.slab {
+		t.Error("two workers carved from one slab")
+	}
+	if &a0.slab.words[40] != &a1.entries[0] { // a0 is its slab's first group
+		t.Error("the next group does not start where the trimmed one ends")
+	}
+	if g := carve(0, 50, 0); g.slab != nil || g.entries != nil {
+		t.Errorf("a group trimmed to nothing: %+v", g)
+	}
+	gs = gs[:len(gs)-1]
+	// A group larger than the room left takes a new slab; the old one,
+	// sealed, goes back with its last group.
+	var last group
+	for range 4 { // 50 words and four quarters: more than a slab
+		last = carve(0, words/4, words/4)
+	}
+	if last.slab == a0.slab {
+		t.Error("a slab carved past its end")
+	}
+	for _, g := range gs {
+		for _, e := range g.entries {
+			if e != g.entries[0] {
+				t.Fatal("a group's words were overwritten by another's")
+			}
+		}
+	}
+	for _, g := range gs {
+		a.free(g)
+	}
+	a.release()
+	if got := mem.used.Load(); got != 0 {
+		t.Errorf("used at the end: %d bytes", got)
+	}
+}
