@@ -76,6 +76,11 @@ func (f *board) endsBoard(d uint64) bool {
 // Where no tour exists at all, no demand after the first square is
 // viable, and the count drops every state.
 func (r *counter) viability(ctx context.Context, first uint64) (*viability, error) {
+	// The passes' buffers and sets live on the Go heap, several times the
+	// lists they keep: the limit counts them (within), as it counts the
+	// count's own heap. Uncounted, 9x5 with free ends across at -memory 1G
+	// held 2.6 GB.
+	r.mem.watch()
 	occur := make([]demandList, r.f.n) // occur[v]: the demands after square v
 	defer func() {
 		for i := range occur {
@@ -93,7 +98,7 @@ func (r *counter) viability(ctx context.Context, first uint64) (*viability, erro
 // squares added so far can leave (occur[v] after square v). It returns its
 // buffer, for the backward pass to reuse.
 func (r *counter) demandsForward(ctx context.Context, first uint64, occur []demandList) ([]uint64, error) {
-	f, workers := r.f, r.cfg.Workers
+	f := r.f
 	var made chunkBufs
 	var gather []uint64 // a square's demands, before they are kept at their size
 	seen := newKeySet(0)
@@ -102,7 +107,7 @@ func (r *counter) demandsForward(ctx context.Context, first uint64, occur []dema
 	for v := range f.n - 1 {
 		notEnd := r.notEnd(&f.shifts[v])
 		bufs := made.ready(chunksOf(cur.n))
-		err := inChunks(ctx, cur.n, workers, func(c, lo, hi int) {
+		err := r.inChunks(ctx, v, cur.n, func(c, lo, hi int) {
 			var out [demandChoices]uint64
 			buf := bufs[c]
 			for i := lo; i < hi; i++ {
@@ -127,7 +132,7 @@ func (r *counter) demandsForward(ctx context.Context, first uint64, occur []dema
 			}
 		}
 		occur[v] = f.keepDemands(gather)
-		if !r.mem.grab(occur[v].bytes()) {
+		if !r.mem.grab(occur[v].bytes()) || !r.mem.within() {
 			return nil, r.demandMemoryError(v)
 		}
 		cur = &occur[v]
@@ -140,7 +145,7 @@ func (r *counter) demandsForward(ctx context.Context, first uint64, occur []dema
 // each square from which the rest of the board can still be finished: the
 // filters the count drops states by.
 func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gather []uint64) (_ *viability, err error) {
-	f, workers := r.f, r.cfg.Workers
+	f := r.f
 	var kept chunkBufs
 	// The backward pass looks up exact sets: a filter's false positives
 	// would make more demands viable at each step back.
@@ -157,7 +162,7 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 		notEnd := r.notEnd(&f.shifts[v])
 		ds := &occur[v-1]
 		bufs := kept.ready(chunksOf(ds.n))
-		err := inChunks(ctx, ds.n, workers, func(c, lo, hi int) {
+		err := r.inChunks(ctx, v-1, ds.n, func(c, lo, hi int) {
 			var out [demandChoices]uint64
 			live := bufs[c]
 			for i := lo; i < hi; i++ {
@@ -201,6 +206,9 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 			}
 			after.add(d)
 		}
+		if !r.mem.within() {
+			return nil, r.demandMemoryError(v - 1)
+		}
 		r.mem.release(ds.bytes())
 		ds.free()
 		r.demanded.Add(1)
@@ -237,13 +245,23 @@ const chunkDemands = 1 << 12
 func chunksOf(n int) int { return (n + chunkDemands - 1) / chunkDemands }
 
 // inChunks calls fn on the chunks of 0..n, chunk c from lo to hi, on up
-// to workers goroutines (the worker pool), and stops early if ctx is done.
-func inChunks(ctx context.Context, n, workers int, fn func(c, lo, hi int)) error {
-	return pool.Run(ctx, workers, chunksOf(n), func(_, c int) error {
+// to the count's workers (the worker pool), and stops early if ctx is
+// done, or with ErrMemoryLimit where the buffers fn fills take the count
+// past its limit: it looks every chunksBetweenLooks chunks.
+func (r *counter) inChunks(ctx context.Context, v, n int, fn func(c, lo, hi int)) error {
+	return pool.Run(ctx, r.cfg.Workers, chunksOf(n), func(_, c int) error {
+		if c%chunksBetweenLooks == chunksBetweenLooks-1 && !r.mem.within() {
+			return r.demandMemoryError(v)
+		}
 		fn(c, c*chunkDemands, min(n, (c+1)*chunkDemands))
 		return nil
 	})
 }
+
+// chunksBetweenLooks is how many chunks of demands inChunks takes between
+// two looks at the memory the Go runtime holds: a look reads its metrics,
+// about a microsecond, and 64 chunks make up to a few MiB of buffers.
+const chunksBetweenLooks = 64
 
 // varies returns the bits of the demands after square v that can differ
 // between the demands that v makes from one demand: those of the new

@@ -2,9 +2,12 @@ package frontier
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -137,4 +140,39 @@ func TestDemandGrowth(t *testing.T) {
 		occur[v].free()
 	}
 	t.Logf("%s: %d demands over its squares, at most %d (after square %d), %v", os.Getenv("KNIGHTSTOUR_DEMANDS"), sum, most, at, time.Since(begin).Round(time.Second))
+}
+
+// TestWithin checks that the limit counts what the demand passes keep on
+// the Go heap: garbage is collected and not counted, a heap past the
+// limit is refused.
+func TestWithin(t *testing.T) {
+	mem := &memory{limit: 32 << 20}
+	debug.FreeOSMemory() // the limit counts what the process holds beyond what it held at watch
+	mem.watch()
+	fill := func() []uint64 {
+		heap := make([]uint64, 16<<20) // 128 MiB
+		for i := range heap {
+			heap[i] = uint64(i)
+		}
+		return heap
+	}
+	fill() // garbage at once
+	if !mem.within() {
+		t.Errorf("garbage counted after a collection: %d bytes held", mem.held())
+	}
+	heap := fill()
+	if mem.within() {
+		t.Errorf("a heap of 128 MiB is within a limit of 32 MiB")
+	}
+	runtime.KeepAlive(heap)
+}
+
+// TestDemandsPastTheLimit checks that demand passes whose buffers pass
+// the memory limit stop with ErrMemoryLimit, not past it.
+func TestDemandsPastTheLimit(t *testing.T) {
+	cfg := Config{Rows: 4, Cols: 9, Mode: FreeEnds, Across: true, Sweep: SweepNarrow, Workers: 2, MemoryLimit: 40 << 20}
+	_, err := Count(context.Background(), cfg)
+	if !errors.Is(err, ErrMemoryLimit) || !strings.Contains(err.Error(), "the demands after square") {
+		t.Errorf("Count(%+v): %v, want ErrMemoryLimit in the demand passes", cfg, err)
+	}
 }

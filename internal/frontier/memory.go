@@ -48,7 +48,21 @@ type memory struct {
 // comes to hold beyond what it holds now.
 func (m *memory) watch() {
 	m.base = runtimeHeld()
+	m.runtime.Store(0)
 	m.watching.Store(true)
+}
+
+// within brings the Go runtime's share up to date and reports whether
+// what the count holds is within the limit, after a collection if need
+// be: for work whose buffers live on the Go heap, as the demand passes'
+// do, which no grab records.
+func (m *memory) within() bool {
+	m.sampleRuntime()
+	if m.held() > m.limit && (!m.collect() || m.held() > m.limit) {
+		return false
+	}
+	m.reached(m.held())
+	return true
 }
 
 // sampleRuntime brings runtime up to date, once watch was called.
