@@ -83,25 +83,35 @@ func TestMergeStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{{"merge"}, {"merge", fifo}} {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := process(args...)
-		cmd.Stdin = r
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		r.Close()
 		// The signal may come before the command has set its handler, which
-		// would kill it without a word: wait for it to be reading.
-		time.Sleep(200 * time.Millisecond)
-		cmd.Process.Signal(os.Interrupt)
-		err = cmd.Wait()
-		w.Close()
-		if code := cmd.ProcessState.ExitCode(); code != exitFail || !strings.Contains(stderr.String(), "interrupted") {
+		// kills it without a word: on a loaded machine, under -race, 200 ms
+		// was not always enough. Such a run is tried again, waiting longer.
+		var code int
+		var err error
+		var stderr strings.Builder
+		for wait := 200 * time.Millisecond; wait <= 6400*time.Millisecond; wait *= 2 {
+			r, w, perr := os.Pipe()
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			cmd := process(args...)
+			cmd.Stdin = r
+			stderr.Reset()
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			r.Close()
+			time.Sleep(wait)
+			cmd.Process.Signal(os.Interrupt)
+			err = cmd.Wait()
+			w.Close()
+			code = cmd.ProcessState.ExitCode()
+			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+				break // the command caught the signal
+			}
+		}
+		if code != exitFail || !strings.Contains(stderr.String(), "interrupted") {
 			t.Errorf("%q interrupted: exit %d (%v), stderr %q; want exit 1, interrupted", args, code, err, stderr.String())
 		}
 	}
