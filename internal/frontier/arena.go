@@ -88,15 +88,24 @@ func (a *arena) alloc(n int) (group, bool) {
 		s.live.Store(1)
 		return group{entries: s.words[:n:n], slab: s, words: n}, true
 	}
-	if a.cur == nil || a.cur.used+n > len(a.cur.words) {
-		s, ok := a.newSlab(a.slabWords, n)
+	return a.cut(&a.cur, n)
+}
+
+// cut carves a group of n words from the slab *cur, which a new slab
+// replaces, the old one sealed, where it lacks the room; under a.mu.
+func (a *arena) cut(cur **slab, n int) (group, bool) {
+	if a.slabWords == 0 {
+		a.slabWords = minSlabWords
+	}
+	s := *cur
+	if s == nil || s.used+n > len(s.words) {
+		ns, ok := a.newSlab(a.slabWords, n)
 		if !ok {
 			return group{}, false
 		}
-		a.seal(a.cur)
-		a.cur = s
+		a.seal(s)
+		s, *cur = ns, ns
 	}
-	s := a.cur
 	g := group{entries: s.words[s.used : s.used+n : s.used+n], slab: s, words: n}
 	s.used += n
 	s.live.Add(1)
@@ -116,26 +125,10 @@ func (a *arena) carve(wi, n int) (group, bool) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.slabWords == 0 {
-		a.slabWords = minSlabWords
-	}
 	for len(a.carving) <= wi {
 		a.carving = append(a.carving, nil)
 	}
-	s := a.carving[wi]
-	if s == nil || s.used+n > len(s.words) {
-		ns, ok := a.newSlab(a.slabWords, n)
-		if !ok {
-			return group{}, false
-		}
-		a.seal(s)
-		s = ns
-		a.carving[wi] = s
-	}
-	g := group{entries: s.words[s.used : s.used+n : s.used+n], slab: s, words: n}
-	s.used += n
-	s.live.Add(1)
-	return g, true
+	return a.cut(&a.carving[wi], n)
 }
 
 // carvable returns the largest group carve hands out: a quarter slab, as
