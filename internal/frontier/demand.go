@@ -150,7 +150,12 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 	// The backward pass looks up exact sets: a filter's false positives
 	// would make more demands viable at each step back.
 	vb := &viability{after: make([]*filter, f.n)}
+	// The filters count against the limit as they are made, and no longer
+	// once made: the count holds them (counter.count) as it holds filters
+	// read from a checkpoint. Held as well, they were counted twice.
+	var grabbed int64
 	defer func() {
+		r.mem.release(grabbed)
 		if err != nil {
 			vb.free()
 		}
@@ -196,6 +201,7 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 		}
 		gather = live
 		vb.after[v-1] = newFilter(live, f.varies(v-1))
+		grabbed += int64(len(vb.after[v-1].words)) * 8
 		if !r.mem.grab(int64(len(vb.after[v-1].words)) * 8) {
 			return nil, r.demandMemoryError(v - 1)
 		}

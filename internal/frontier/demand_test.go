@@ -176,3 +176,23 @@ func TestDemandsPastTheLimit(t *testing.T) {
 		t.Errorf("Count(%+v): %v, want ErrMemoryLimit in the demand passes", cfg, err)
 	}
 }
+
+// TestDemandsCountedOnce checks that the demand passes leave nothing
+// counted against the limit: the count holds the filters they return, as
+// it holds filters read from a checkpoint.
+func TestDemandsCountedOnce(t *testing.T) {
+	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Sweep: SweepNarrow}
+	f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newCounter(f, cfg)
+	vb, err := r.demands(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vb.free()
+	if used := r.mem.used.Load(); used != 0 || vb.bytes() == 0 {
+		t.Errorf("after the demand passes: %d bytes counted (filters of %d bytes), want 0", used, vb.bytes())
+	}
+}
