@@ -486,8 +486,8 @@ func (m *merger) sortBucket(parts [][]uint64, shift, sub uint) error {
 // at the output.
 const placeBits = 32
 
-// words returns the words of the entries in parts.
-func words(parts [][]uint64) int {
+// wordsIn returns the words of the entries in parts.
+func wordsIn(parts [][]uint64) int {
 	n := 0
 	for _, p := range parts {
 		n += len(p)
@@ -499,7 +499,7 @@ func words(parts [][]uint64) int {
 // returns the distinct entries, valid until the next merge; overflow if a
 // count does not fit in k limbs (errOverflow).
 func (m *merger) merge(parts [][]uint64) (out []uint64, err error) {
-	if m.out, err = m.grow(m.out, words(parts)); err != nil {
+	if m.out, err = m.grow(m.out, wordsIn(parts)); err != nil {
 		return nil, err
 	}
 	return m.mergeInto(parts, m.out[:0])
@@ -510,7 +510,7 @@ func (m *merger) merge(parts [][]uint64) (out []uint64, err error) {
 func (m *merger) mergeInto(parts [][]uint64, out []uint64) (_ []uint64, err error) {
 	k := m.k
 	stride := k + 1
-	entries := words(parts) / stride
+	entries := wordsIn(parts) / stride
 	size := 16
 	for size < 2*entries {
 		size *= 2

@@ -323,7 +323,7 @@ func (s *stepper) write(wi, at int, entries []uint64) error {
 // and then trimmed, and on disk it writes the merge's output.
 func (s *stepper) placeMerged(wi, at int, m *merger, runs [][]uint64) error {
 	r := s.r
-	n := words(runs)
+	n := wordsIn(runs)
 	if r.spill || n > r.arena.carvable() {
 		merged, err := m.merge(runs)
 		switch {
