@@ -444,7 +444,9 @@ func WithFreeEnds() CountDPOption {
 // covers the states, their tables and buffers, the filters of the demands
 // a tour can still meet (about a gigabyte on 8 x 9), and what the Go heap
 // grows by during the count past its first 16 MiB; the program itself and
-// the heap it held before the count come on top.
+// the heap it held before the count come on top. The heap is the whole
+// program's: counts run side by side in one program each count what the
+// others add to it.
 func WithMemoryLimit(bytes int64) CountDPOption {
 	return countDPOpt{option: option{func(cfg *config) error {
 		if bytes < 1<<20 {

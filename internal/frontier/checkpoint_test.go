@@ -65,7 +65,7 @@ func copyCheckpoint(t *testing.T, ckpt string) string {
 // The cases that differ from another only by the layers' form on disk, by
 // the step or by the mode are for -tags exhaustive.
 func TestCheckpointResume(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	type stopped struct {
 		cfg  Config
 		stop int
@@ -233,7 +233,7 @@ func TestCheckpointKeepsPlan(t *testing.T) {
 // square that overflows made in passes, whose checkpoint between passes
 // must be dropped.
 func TestCheckpointWidens(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	counts := []Config{
 		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2, compact: true, AllLengths: true},
 		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2, Lean: true, passPart: 0.4},
@@ -279,7 +279,7 @@ func TestCheckpointWidens(t *testing.T) {
 // shards part, and just after, and checks that the resumed shard still
 // counts only its part.
 func TestCheckpointAtTheCut(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	mr, mc := middle()
 	cfg := Config{Rows: mr, Cols: mc, Mode: FromStart, StartRow: mr - 1, Shard: 2, Shards: 3, Workers: 2, MemoryLimit: 1 << 30}
 	want := wholeCount(t, cfg)
@@ -445,7 +445,7 @@ func TestDiskFull(t *testing.T) {
 // files hold raw entries (what counts wrote before layers were compact):
 // made here from a checkpoint of today's format by decoding its layer.
 func TestCheckpointRaw(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, compact: true}
 	cfg, want, m, cur := stoppedAt(t, cfg, 20)
 	// Write the layer again, raw, one file per file, and a manifest of
@@ -491,7 +491,7 @@ func TestCheckpointRaw(t *testing.T) {
 // steps ordered theirs by mix): made here from one of today's by writing
 // its layer, which a lean step made in mix order, again in hash order.
 func TestCheckpointHashOrder(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, compact: true}
 	cfg, want, m, cur := stoppedAt(t, cfg, 20)
 	if i := slices.IndexFunc(m.Files, func(fs fileSum) bool { return fs.Order == "mix" }); i < 0 {
@@ -541,7 +541,7 @@ func TestCheckpointHashOrder(t *testing.T) {
 // recorded, to the count of a run without a stop; and refuses ones whose
 // kinds no group of states could have.
 func TestCheckpointKinds(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	tests := []struct {
 		name    string
 		edit    func(kinds []uint64) []uint64

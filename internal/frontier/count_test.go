@@ -76,7 +76,7 @@ func TestModeString(t *testing.T) {
 // states of layers kept in memory, in both steps, and leave no file
 // behind.
 func TestCountSpill(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	// 5x7 from the corner in a quick run, 6x6 with -tags exhaustive: the
 	// layers go to disk whatever their size.
 	rows, cols := 5, 7
@@ -117,7 +117,7 @@ func TestCountSpill(t *testing.T) {
 // leaves most shards nothing; 1 and 4 too, and three boards more, with
 // -tags exhaustive).
 func TestCountShards(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	shards := []int{3, 100000}
 	if exhaustive {
 		shards = append(shards, 1, 4)
@@ -369,7 +369,7 @@ func statesOver(r *Result) (n int) {
 // counts from a start,
 // which the reflection would move, keep every state.
 func TestMirror(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 4 GiB, with room for the Go heap the counts beside it grow
 	cfgs := []Config{
 		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow},
 		{Rows: 6, Cols: 6, Mode: FreeEnds, Sweep: SweepNarrow},
@@ -394,7 +394,9 @@ func TestMirror(t *testing.T) {
 		return r
 	}
 	for _, cfg := range cfgs {
-		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		// 7x7 with every state kept peaks at 1.4 GiB, and the limit counts
+		// the Go heap that tests beside this one grow as well.
+		cfg.Workers, cfg.MemoryLimit = 2, 4<<30
 		mirrored := count(cfg)
 		cfg.noMirror = true
 		every := count(cfg)

@@ -81,7 +81,7 @@ func TestCountPasses(t *testing.T) {
 // differed from its old state's would appear in two passes, and a layer
 // would hold it twice.
 func TestCountClassPasses(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	mr, mc := middle()
 	boards := []Config{
 		{Rows: mr, Cols: mc, Mode: FromStart, StartRow: mr - 1, Sweep: SweepNarrow, Base11: true},
@@ -139,7 +139,7 @@ func TestCountClassPasses(t *testing.T) {
 // their classes, and that they keep fewer states than passes that keep
 // every state.
 func TestMirrorClassPasses(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	boards := []Config{
 		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow},
 		{Rows: 5, Cols: 7, Mode: FreeEnds, Sweep: SweepNarrowDown},
@@ -918,7 +918,7 @@ func TestProjection(t *testing.T) {
 //
 //	KNIGHTSTOUR_READS="free 8x6" go test -run TestReadsInPasses -v -timeout 0 ./internal/frontier
 func TestReadsInPasses(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	boards := []Config{{Rows: 4, Cols: 9, Mode: FreeEnds}}
 	if exhaustive {
 		boards = append(boards, Config{Rows: 5, Cols: 8, Mode: FreeEnds}, Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5})

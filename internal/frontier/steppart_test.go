@@ -156,7 +156,7 @@ func TestStepPartKeepsGrouping(t *testing.T) {
 	if !exhaustive {
 		t.Skip("for -tags exhaustive")
 	}
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	base := Config{Rows: 9, Cols: 4, Mode: FreeEnds, Sweep: SweepNarrow, Across: true, Workers: 2, MemoryLimit: 1 << 30, noMirror: true}
 	want := wholeCount(t, base)
 	for _, tt := range []struct {
@@ -194,7 +194,7 @@ func TestStepPartKeepsGrouping(t *testing.T) {
 // ErrCheckpoint, and that so is one whose record of the passes left was
 // forged (with its checksum made good again).
 func TestStepPartRefused(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.3}
 	partFile := func(t *testing.T, ckpt string) string {
 		m := readManifest(t, ckpt)
@@ -257,7 +257,7 @@ func TestStepPartRefused(t *testing.T) {
 // reflections, and makes the step again where under another
 // (stepPart.Reflections), finding the count either way.
 func TestStepPartOfAnotherReflectionRule(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	cfg := Config{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow, Workers: 2, MemoryLimit: 1 << 30, passPart: 0.3}
 	const v = 21 // the fourth square of a column: rows 1, 3, 4 and 2 added
 	want := wholeCount(t, Config{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow, Workers: 2, MemoryLimit: 1 << 30})
@@ -470,7 +470,7 @@ func TestCheckpointEveryPass(t *testing.T) {
 // (written once, compact), and the second pass's states are in files of
 // their own.
 func TestResumedPassesWriteFilesOfTheirOwn(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, passPart: 0.3, compact: true}
 	cfg.Checkpoint = filepath.Join(t.TempDir(), "c")
 	first := stoppedBetweenPasses(t, cfg, 21, 1)

@@ -16,7 +16,7 @@ import (
 // must not. Boards of more than 20 squares in every mode are for -tags
 // exhaustive; 6x6 from the corner is counted by default.
 func TestSweepsAgree(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	var cfgs []Config
 	most := 20
 	if exhaustive {
@@ -190,7 +190,7 @@ func TestReflections(t *testing.T) {
 // and wider than tall, from a start, with free ends and closed, by both
 // narrow sweeps, and say how wide they were.
 func TestAcross(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB: other counts beside it take nothing from it
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	cfgs := []Config{
 		{Rows: 4, Cols: 6, Mode: FromStart, Sweep: SweepNarrow},
 		{Rows: 6, Cols: 4, Mode: FromStart, StartRow: 5, StartCol: 2, Sweep: SweepNarrowDown},
