@@ -37,13 +37,17 @@ var peakStates = map[int][]float64{
 
 // Measured costs: states made a second by one worker, in memory and
 // with the layers on disk in passes; bytes a state in memory (both layers
-// and the tables), and on disk (one layer, raw and compact). A count
-// writes its large layers compact where raw ones would crowd the disk:
-// each group sorted, the differences and counts as varints, 4.9 bytes a
-// state for 8x8 with free ends and 6.0 for 8x8 from the corner.
+// and the tables), and on disk (one layer, raw and compact). The speeds
+// are those of a 2-core AMD EPYC machine (BENCHMARKS.md): 7x7 from the
+// corner, 145 million states over its squares in 11.6 to 13.1 s on 2
+// workers, and 8x8 from the corner at -memory 18G, 10.8 billion in 31.7
+// minutes. A count writes its large layers compact where raw ones would
+// crowd the disk: each group sorted, the differences and counts as
+// varints, 4.9 bytes a state for 8x8 with free ends and 6.0 for 8x8 from
+// the corner.
 const (
-	statesPerSecondInMemory = 5e6
-	statesPerSecondOnDisk   = 1e6
+	statesPerSecondInMemory = 5.5e6
+	statesPerSecondOnDisk   = 2.8e6
 	bytesPerStateInMemory   = 60
 	bytesPerStateOnDisk     = 12
 	bytesPerStateCompact    = 6
@@ -53,10 +57,10 @@ const (
 // z-states do not fit beside 16 nibbles, and every count on 9 rows), the
 // step works on bytes and a pass tells each state's class by dividing its
 // key: in memory 0.8 times the packed step's speed (8x6 with free ends
-// against 7x6 from the corner), on disk 0.45 (8x8 with free ends, all
-// lengths, at -memory 18G in up to 10 passes a square: 0.86 million
-// states a second on 2 workers; 9x6 closed across, in fewer passes, made
-// 0.6).
+// against 7x6 from the corner), on disk 0.45 (8x12 with free ends, all
+// lengths, at -memory 16G in 2 to 4 passes a square: 2.0 to 2.8 million
+// states a second on 2 workers at squares 34 to 36, against 2.8 million
+// a worker for 8x8 from the corner).
 const (
 	digitsInMemory = 0.8
 	digitsOnDisk   = 0.45
