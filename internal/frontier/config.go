@@ -107,6 +107,10 @@ type Config struct {
 	// group (stepper.proj).
 	onRead       func(states int)
 	noProjection bool
+	// fetchMemo, for tests, makes every step on keys in digits ask for
+	// each state's memo entry a state ahead, as steps do where the memo
+	// is larger than the caches (worker.fetch).
+	fetchMemo bool
 }
 
 // check refuses a Config no count can be made of.

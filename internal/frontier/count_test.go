@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -108,6 +109,36 @@ func TestCountSpill(t *testing.T) {
 		}
 		if left, _ := os.ReadDir(cfg.SpillDir); len(left) != 0 {
 			t.Errorf("%dx%d: %d files left in the spill directory", cfg.Rows, cfg.Cols, len(left))
+		}
+	}
+}
+
+// TestFetchMemo checks that a step that asks for memo entries a state
+// ahead (worker.fetch, which only memos larger than the caches take)
+// counts as one that does not, on keys in digits, in memory and on disk.
+func TestFetchMemo(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
+	for _, cfg := range []Config{
+		{Rows: 5, Cols: 6, Mode: FreeEnds, Sweep: SweepNarrow, Base11: true},
+		{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Base11: true, Lean: true},
+		{Rows: 9, Cols: 3, Mode: Closed, Sweep: SweepNarrow, Across: true},
+		{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Sweep: SweepNarrow, Base11: true, compact: true, SpillDir: "disk"},
+	} {
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		if cfg.SpillDir != "" {
+			cfg.SpillDir = t.TempDir()
+		}
+		want, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.fetchMemo = true
+		got, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(countsOf(want), countsOf(got)); diff != "" || !slices.Equal(want.States, got.States) {
+			t.Errorf("%dx%d %v: fetching memo entries ahead changed the count (-without +with):\n%s\nstates %v against %v", cfg.Rows, cfg.Cols, cfg.Mode, diff, want.States, got.States)
 		}
 	}
 }

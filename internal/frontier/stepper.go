@@ -258,9 +258,12 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 			kept++
 			if r.f.packed {
 				w.expandPacked(entries[j], entries[j+1:j+stride])
-			} else {
-				w.expand(entries[j], entries[j+1:j+stride])
+				continue
 			}
+			if w.fetch && j+stride < hi {
+				w.fetchMemo(entries[j+stride])
+			}
+			w.expand(entries[j], entries[j+1:j+stride])
 		}
 		if freeCur && s.left[p.g].Add(-1) == 0 && gr.file == nil { // the whole group is expanded
 			r.arena.free(gr)
