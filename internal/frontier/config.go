@@ -107,10 +107,10 @@ type Config struct {
 	// group (stepper.proj).
 	onRead       func(states int)
 	noProjection bool
-	// fetchMemo, for tests, makes every step on keys in digits ask for
-	// each state's memo entry a state ahead, as steps do where the memo
-	// is larger than the caches (worker.fetch).
-	fetchMemo bool
+	// bigMemo, for tests, gives every step a memo of choices larger than
+	// the caches: mapped from the count's memory and, on keys in digits,
+	// each state's entry asked for a state ahead (worker.fetch).
+	bigMemo bool
 }
 
 // check refuses a Config no count can be made of.

@@ -113,16 +113,18 @@ func TestCountSpill(t *testing.T) {
 	}
 }
 
-// TestFetchMemo checks that a step that asks for memo entries a state
-// ahead (worker.fetch, which only memos larger than the caches take)
-// counts as one that does not, on keys in digits, in memory and on disk.
-func TestFetchMemo(t *testing.T) {
+// TestBigMemo checks that a step whose memo of choices is larger than the
+// caches, mapped from the count's memory and, on keys in digits, asked
+// for a state ahead (worker.fetch), counts as one whose memo is small,
+// in memory and on disk, and counts the memo against the limit.
+func TestBigMemo(t *testing.T) {
 	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	for _, cfg := range []Config{
 		{Rows: 5, Cols: 6, Mode: FreeEnds, Sweep: SweepNarrow, Base11: true},
 		{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Base11: true, Lean: true},
-		{Rows: 9, Cols: 3, Mode: Closed, Sweep: SweepNarrow, Across: true},
+		{Rows: 9, Cols: 3, Mode: FreeEnds, Sweep: SweepNarrow, Across: true},
 		{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Sweep: SweepNarrow, Base11: true, compact: true, SpillDir: "disk"},
+		{Rows: 5, Cols: 6, Mode: FreeEnds, Sweep: SweepNarrow}, // packed: mapped, not asked for ahead
 	} {
 		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
 		if cfg.SpillDir != "" {
@@ -132,13 +134,16 @@ func TestFetchMemo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg.fetchMemo = true
+		cfg.bigMemo = true
 		got, err := Count(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(countsOf(want), countsOf(got)); diff != "" || !slices.Equal(want.States, got.States) {
-			t.Errorf("%dx%d %v: fetching memo entries ahead changed the count (-without +with):\n%s\nstates %v against %v", cfg.Rows, cfg.Cols, cfg.Mode, diff, want.States, got.States)
+			t.Errorf("%dx%d %v: a big memo changed the count (-small +big):\n%s\nstates %v against %v", cfg.Rows, cfg.Cols, cfg.Mode, diff, want.States, got.States)
+		}
+		if got.PeakBytes < 2*8<<cachedMemoBits {
+			t.Errorf("%dx%d %v: peak of %d bytes with a big memo: the memos of 2 workers were not counted", cfg.Rows, cfg.Cols, cfg.Mode, got.PeakBytes)
 		}
 	}
 }

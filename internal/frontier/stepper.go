@@ -117,7 +117,11 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 		mix = manyDemands
 	}
 	for i := range s.ws {
-		w := r.newWorker(v, shard, mix)
+		w, err := r.newWorker(v, shard, mix)
+		if err != nil {
+			return err
+		}
+		s.ws[i] = w
 		if r.spill {
 			w.in = make([]uint64, chunkStates*stride)
 			if !s.final {
@@ -137,9 +141,18 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 				s.out.files = append(s.out.files, lf)
 			}
 		}
-		s.ws[i] = w
 	}
 	return nil
+}
+
+// freeWorkers gives back what the step's workers hold of the count's
+// memory.
+func (s *stepper) freeWorkers() {
+	for _, w := range s.ws {
+		if w != nil {
+			w.free()
+		}
+	}
 }
 
 // commit, once nothing in the step can fail, adds the tours it found to

@@ -63,6 +63,8 @@ type worker struct {
 	// fetch says that the memo is larger than the processor's caches, so
 	// that the step asks for each state's entry a state ahead (fetchMemo).
 	fetch bool
+	// mappedMemo says that memo is the count's memory, for free.
+	mappedMemo bool
 	// shard makes the worker expand only this shard's states.
 	shard bool
 	// notEnd[z] marks the positions whose squares have the wrong colour to
@@ -207,6 +209,8 @@ func (w *worker) fetchMemo(key uint64) {
 // count took 164 s on one worker against 187.
 func (r *counter) memoBits(v int, mix demandMix) uint {
 	switch {
+	case r.cfg.bigMemo:
+		return cachedMemoBits + 1
 	case r.vb == nil || len(r.vb.after[v].words)*8 < bigMemoFilter:
 		return 13
 	case !r.f.packed && mix == manyDemands:
@@ -494,10 +498,23 @@ func (w *worker) endBoard(arr slotCodes, z int, complete bool, val []uint64) {
 // it expand only the count's shard of the states, and mix how many
 // demands the states of a group it expands have (memoBits). It has
 // neither tables nor bins yet: the step gives it one or the other.
-func (r *counter) newWorker(v int, shard bool, mix demandMix) *worker {
+func (r *counter) newWorker(v int, shard bool, mix demandMix) (*worker, error) {
 	mb := r.memoBits(v, mix)
-	w := &worker{r: r, st: &r.f.shifts[v], v: v, final: v == r.f.n-1, shard: shard, memo: make([]uint64, 1<<mb), memoShift: 64 - mb,
-		total: make([]uint64, r.k), fetch: !r.f.packed && (mb > cachedMemoBits || r.cfg.fetchMemo)}
+	w := &worker{r: r, st: &r.f.shifts[v], v: v, final: v == r.f.n-1, shard: shard, memoShift: 64 - mb,
+		total: make([]uint64, r.k), fetch: !r.f.packed && mb > cachedMemoBits}
+	// A memo larger than the caches comes from the count's memory, in huge
+	// pages: in the Go heap's small ones nearly every lookup of 16 MiB
+	// missed the processor's table of pages too, and a prefetch waited
+	// for it.
+	if mb > cachedMemoBits {
+		var err error
+		if w.memo, err = r.mem.allocPast(1 << mb); err != nil {
+			return nil, err
+		}
+		w.mappedMemo = true
+	} else {
+		w.memo = make([]uint64, 1<<mb)
+	}
 	if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !w.final {
 		w.cut = make([]uint64, r.k)
 	}
@@ -505,7 +522,16 @@ func (r *counter) newWorker(v int, shard bool, mix demandMix) *worker {
 	if w.zFull = r.firstZ(); r.mode == FromStart && v > r.start {
 		w.zFull++ // the start's piece leads to z too
 	}
-	return w
+	return w, nil
+}
+
+// free gives back the worker's memo where it came from the count's
+// memory.
+func (w *worker) free() {
+	if w.mappedMemo {
+		w.r.mem.free(w.memo)
+		w.memo, w.mappedMemo = nil, false
+	}
 }
 
 // emit hands a new state to the step: to the worker's bins or tables, or,
