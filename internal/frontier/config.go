@@ -107,10 +107,6 @@ type Config struct {
 	// group (stepper.proj).
 	onRead       func(states int)
 	noProjection bool
-	// bigMemo, for tests, gives every step a memo of choices larger than
-	// the caches: mapped from the count's memory and, on keys in digits,
-	// each state's entry asked for a state ahead (worker.fetch).
-	bigMemo bool
 }
 
 // check refuses a Config no count can be made of.

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"testing"
 
@@ -109,41 +108,6 @@ func TestCountSpill(t *testing.T) {
 		}
 		if left, _ := os.ReadDir(cfg.SpillDir); len(left) != 0 {
 			t.Errorf("%dx%d: %d files left in the spill directory", cfg.Rows, cfg.Cols, len(left))
-		}
-	}
-}
-
-// TestBigMemo checks that a step whose memo of choices is larger than the
-// caches, mapped from the count's memory and, on keys in digits, asked
-// for a state ahead (worker.fetch), counts as one whose memo is small,
-// in memory and on disk, and counts the memo against the limit.
-func TestBigMemo(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
-	for _, cfg := range []Config{
-		{Rows: 5, Cols: 6, Mode: FreeEnds, Sweep: SweepNarrow, Base11: true},
-		{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Base11: true, Lean: true},
-		{Rows: 9, Cols: 3, Mode: FreeEnds, Sweep: SweepNarrow, Across: true},
-		{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Sweep: SweepNarrow, Base11: true, compact: true, SpillDir: "disk"},
-		{Rows: 5, Cols: 6, Mode: FreeEnds, Sweep: SweepNarrow}, // packed: mapped, not asked for ahead
-	} {
-		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
-		if cfg.SpillDir != "" {
-			cfg.SpillDir = t.TempDir()
-		}
-		want, err := Count(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.bigMemo = true
-		got, err := Count(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(countsOf(want), countsOf(got)); diff != "" || !slices.Equal(want.States, got.States) {
-			t.Errorf("%dx%d %v: a big memo changed the count (-small +big):\n%s\nstates %v against %v", cfg.Rows, cfg.Cols, cfg.Mode, diff, want.States, got.States)
-		}
-		if got.PeakBytes < 2*8<<cachedMemoBits {
-			t.Errorf("%dx%d %v: peak of %d bytes with a big memo: the memos of 2 workers were not counted", cfg.Rows, cfg.Cols, cfg.Mode, got.PeakBytes)
 		}
 	}
 }

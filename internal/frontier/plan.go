@@ -180,11 +180,7 @@ func (s *stepper) measure(shard bool) (float64, error) {
 	if len(sm.keys) == 0 {
 		return 0, nil
 	}
-	w, err := r.newWorker(s.v, shard, fewDemands) // a sample: a small memo
-	if err != nil {
-		return 0, err
-	}
-	defer w.free()
+	w := r.newWorker(s.v, shard, fewDemands) // a sample: a small memo
 	val := make([]uint64, r.k)
 	val[0] = 1
 	sm.made = make([]uint32, len(sm.keys))

@@ -101,7 +101,6 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 			s.out.free(r.arena)
 		}
 	}()
-	defer s.freeWorkers()
 	if err := s.makeWorkers(workers, shard, lean, part); err != nil {
 		return nil, err
 	}

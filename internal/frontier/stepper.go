@@ -117,11 +117,7 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 		mix = manyDemands
 	}
 	for i := range s.ws {
-		w, err := r.newWorker(v, shard, mix)
-		if err != nil {
-			return err
-		}
-		s.ws[i] = w
+		w := r.newWorker(v, shard, mix)
 		if r.spill {
 			w.in = make([]uint64, chunkStates*stride)
 			if !s.final {
@@ -141,18 +137,9 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 				s.out.files = append(s.out.files, lf)
 			}
 		}
+		s.ws[i] = w
 	}
 	return nil
-}
-
-// freeWorkers gives back what the step's workers hold of the count's
-// memory.
-func (s *stepper) freeWorkers() {
-	for _, w := range s.ws {
-		if w != nil {
-			w.free()
-		}
-	}
 }
 
 // commit, once nothing in the step can fail, adds the tours it found to
@@ -271,12 +258,9 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 			kept++
 			if r.f.packed {
 				w.expandPacked(entries[j], entries[j+1:j+stride])
-				continue
+			} else {
+				w.expand(entries[j], entries[j+1:j+stride])
 			}
-			if w.fetch && j+stride < hi {
-				w.fetchMemo(entries[j+stride])
-			}
-			w.expand(entries[j], entries[j+1:j+stride])
 		}
 		if freeCur && s.left[p.g].Add(-1) == 0 && gr.file == nil { // the whole group is expanded
 			r.arena.free(gr)

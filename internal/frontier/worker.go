@@ -60,11 +60,6 @@ type worker struct {
 	// of them.
 	memo      []uint64
 	memoShift uint
-	// fetch says that the memo is larger than the processor's caches, so
-	// that the step asks for each state's entry a state ahead (fetchMemo).
-	fetch bool
-	// mappedMemo says that memo is the count's memory, for free.
-	mappedMemo bool
 	// shard makes the worker expand only this shard's states.
 	shard bool
 	// notEnd[z] marks the positions whose squares have the wrong colour to
@@ -126,10 +121,12 @@ func (w *worker) expand(key uint64, val []uint64) {
 	s := int8(f.slots)
 	self := uint32(1) << s
 	a[s] = slotFree
-	free, ends = w.withNew(free, ends)
+	free |= self
 	room := 2
 	if w.v == w.r.start {
 		a[s], room = slotToZ, 1 // the start's other edge goes to z
+		free &^= self
+		ends |= self
 	}
 	var cand [4]int8
 	nc := 0
@@ -170,30 +167,6 @@ func (w *worker) expand(key uint64, val []uint64) {
 	}
 }
 
-// withNew adds the new square to the squares of a state that need two
-// edges (free) or one (ends): the start one, as its other edge goes to z,
-// any other two.
-func (w *worker) withNew(free, ends uint32) (uint32, uint32) {
-	self := uint32(1) << w.r.f.slots
-	if w.v == w.r.start {
-		return free, ends | self
-	}
-	return free | self, ends
-}
-
-// fetchMemo asks for the memo entry of the state of key (in digits) to be
-// brought into the cache, for expand to find it there. Called a state
-// ahead, while the state before it is expanded: where the memo is larger
-// than the processor's caches (8x12 with free ends: 16 MiB a worker),
-// reading an entry took a quarter of a step's time (perf, square 40),
-// nearly all of it waiting for memory.
-func (w *worker) fetchMemo(key uint64) {
-	var a slotCodes
-	z, free, ends := w.r.f.decode(key, &a)
-	free, ends = w.withNew(free, ends)
-	prefetch(w.memoEntry(ends, free, z))
-}
-
 // memoBits is the log2 of the entries of a worker's memo of choices: 2^13
 // (64 KiB, in the processor's second-level cache) where the step's
 // demand filter is small enough for the third-level cache, and 2^15
@@ -209,8 +182,6 @@ func (w *worker) fetchMemo(key uint64) {
 // count took 164 s on one worker against 187.
 func (r *counter) memoBits(v int, mix demandMix) uint {
 	switch {
-	case r.cfg.bigMemo:
-		return cachedMemoBits + 1
 	case r.vb == nil || len(r.vb.after[v].words)*8 < bigMemoFilter:
 		return 13
 	case !r.f.packed && mix == manyDemands:
@@ -232,10 +203,6 @@ const (
 	manyDemands
 )
 
-// cachedMemoBits is the log2 of the entries of the largest memo taken to
-// stay in the processor's caches: 2 MiB.
-const cachedMemoBits = 18
-
 // bigMemoFilter is the size of a demand filter from which a step's memo
 // of choices is larger.
 const bigMemoFilter = 8 << 20
@@ -256,8 +223,8 @@ const _ = uint(20 - (MaxSlots + 1))
 // processor's caches: a small memo per worker and step keeps the answers
 // for recent demands.
 func (w *worker) options(ends, free uint32, z int, cand []int8, room int) (none bool, one uint32, pairs [4]uint32) {
-	key := memoKey(ends, free, z)
-	e := w.memoEntry(ends, free, z)
+	key := uint64(ends) | uint64(free)<<20 | uint64(z+1)<<40
+	e := &w.memo[key*0x9e3779b97f4a7c15>>w.memoShift]
 	if *e&(1<<memoKeyBits-1) != key {
 		none = w.viable(ends, free, z)
 		one, pairs = w.choices(ends, free, z, cand, room)
@@ -269,16 +236,6 @@ func (w *worker) options(ends, free uint32, z int, cand []int8, room int) (none 
 	}
 	val := uint32(*e >> memoKeyBits)
 	return val&1 != 0, val >> 1 & 15, [4]uint32{val >> 5 & 15, val >> 9 & 15, val >> 13 & 15, val >> 17 & 15}
-}
-
-// memoKey returns the demand of ends, free and z as a memo entry holds it.
-func memoKey(ends, free uint32, z int) uint64 {
-	return uint64(ends) | uint64(free)<<20 | uint64(z+1)<<40
-}
-
-// memoEntry returns the memo entry of the demand of ends, free and z.
-func (w *worker) memoEntry(ends, free uint32, z int) *uint64 {
-	return &w.memo[memoKey(ends, free, z)*0x9e3779b97f4a7c15>>w.memoShift]
 }
 
 // choices returns, as bits, the candidates i whose edge to the new square
@@ -498,23 +455,10 @@ func (w *worker) endBoard(arr slotCodes, z int, complete bool, val []uint64) {
 // it expand only the count's shard of the states, and mix how many
 // demands the states of a group it expands have (memoBits). It has
 // neither tables nor bins yet: the step gives it one or the other.
-func (r *counter) newWorker(v int, shard bool, mix demandMix) (*worker, error) {
+func (r *counter) newWorker(v int, shard bool, mix demandMix) *worker {
 	mb := r.memoBits(v, mix)
-	w := &worker{r: r, st: &r.f.shifts[v], v: v, final: v == r.f.n-1, shard: shard, memoShift: 64 - mb,
-		total: make([]uint64, r.k), fetch: !r.f.packed && mb > cachedMemoBits}
-	// A memo larger than the caches comes from the count's memory, in huge
-	// pages: in the Go heap's small ones nearly every lookup of 16 MiB
-	// missed the processor's table of pages too, and a prefetch waited
-	// for it.
-	if mb > cachedMemoBits {
-		var err error
-		if w.memo, err = r.mem.allocPast(1 << mb); err != nil {
-			return nil, err
-		}
-		w.mappedMemo = true
-	} else {
-		w.memo = make([]uint64, 1<<mb)
-	}
+	w := &worker{r: r, st: &r.f.shifts[v], v: v, final: v == r.f.n-1, shard: shard, memo: make([]uint64, 1<<mb), memoShift: 64 - mb,
+		total: make([]uint64, r.k)}
 	if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !w.final {
 		w.cut = make([]uint64, r.k)
 	}
@@ -522,16 +466,7 @@ func (r *counter) newWorker(v int, shard bool, mix demandMix) (*worker, error) {
 	if w.zFull = r.firstZ(); r.mode == FromStart && v > r.start {
 		w.zFull++ // the start's piece leads to z too
 	}
-	return w, nil
-}
-
-// free gives back the worker's memo where it came from the count's
-// memory.
-func (w *worker) free() {
-	if w.mappedMemo {
-		w.r.mem.free(w.memo)
-		w.memo, w.mappedMemo = nil, false
-	}
+	return w
 }
 
 // emit hands a new state to the step: to the worker's bins or tables, or,
