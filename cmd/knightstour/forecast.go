@@ -58,7 +58,7 @@ const (
 // step works on bytes and a pass tells each state's class by dividing its
 // key: in memory 0.8 times the packed step's speed (8x6 with free ends
 // against 7x6 from the corner), on disk 0.45 (8x12 with free ends, all
-// lengths, at -memory 16G in 2 to 4 passes a square: 2.0 to 2.8 million
+// lengths, at -memory 16G in 2 or 3 passes a square: 2.0 to 2.8 million
 // states a second on 2 workers at squares 34 to 36, against 2.8 million
 // a worker for 8x8 from the corner).
 const (
