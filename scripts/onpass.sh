@@ -12,9 +12,10 @@
 #   PCT=60 ARGS=... scripts/onpass.sh CKPT BIN...
 #
 # The copy is made of hard links beside the checkpoint, so it takes no
-# room; the count writing that checkpoint must be stopped first (its lock
-# is held), and a run must not finish its pass: the pass would rewrite
-# the copy's manifest, and the next run would start from another one.
+# room. That is safe because a count writes in place only the layer files
+# of the pass under way, which the checkpoint does not hold yet, and
+# replaces its manifest by renaming a new one. The count writing that
+# checkpoint must be stopped first (its lock is held).
 # Progress lines come every 5 seconds, so each time is within 5 s. Run it
 # on an idle machine, alternating the binaries.
 set -euo pipefail
@@ -24,7 +25,7 @@ shift
 PCT=${PCT:-80}
 dir=$(dirname "$ckpt")
 copy=$(mktemp -d "$dir.onpass.XXXXXX")
-trap 'rm -rf "$copy"' EXIT
+trap 'rm -rf "$copy" "$copy.err"' EXIT
 printf '%-40s %s\n' binary "seconds to $PCT% of the pass"
 for bin in "$@"; do
 	rm -rf "$copy"
