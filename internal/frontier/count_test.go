@@ -76,7 +76,9 @@ func TestModeString(t *testing.T) {
 // states of layers kept in memory, in both steps, and leave no file
 // behind.
 func TestCountSpill(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
+	// Not in parallel: it compares the peaks of two counts, which take in
+	// what the Go heap grows by, and tests beside it grow the same heap
+	// (on CI, 36 MB on disk against 11 in memory).
 	// 5x7 from the corner in a quick run, 6x6 with -tags exhaustive: the
 	// layers go to disk whatever their size.
 	rows, cols := 5, 7
