@@ -32,6 +32,7 @@ for bin in "$@"; do
 	cp -al "$dir" "$copy"
 	rm -f "$copy/$(basename "$ckpt").lock"
 	log=$copy.err
+	: > "$log" # made before the count starts, which opens it in the background
 	# shellcheck disable=SC2086 # ARGS holds flags
 	"$bin" count -method dp -checkpoint "$copy/$(basename "$ckpt")" $ARGS > /dev/null 2> "$log" &
 	pid=$!

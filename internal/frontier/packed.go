@@ -37,7 +37,7 @@ func (w *worker) expandPacked(key uint64, val []uint64) {
 		}
 	}
 	closed := w.r.mode == Closed
-	none, one, pairs := w.options(ends, free, z, cand[:nc], room)
+	none, one, pairs := w.options(w.memoAt(ends, free, z), ends, free, z, cand[:nc], room)
 	if none {
 		w.finishPacked(x, z, free, ends, false, true, val)
 	}

@@ -248,6 +248,7 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 				s.followed.Add(kept)
 			}
 		}()
+		at := w.at[:0] // the offsets of the states in digits to expand
 		for j := lo; j < hi; j += stride {
 			if w.shard && hashKey(entries[j])%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
 				continue
@@ -258,10 +259,12 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 			kept++
 			if r.f.packed {
 				w.expandPacked(entries[j], entries[j+1:j+stride])
-			} else {
-				w.expand(entries[j], entries[j+1:j+stride])
+			} else if at = append(at, j); len(at) == expandBatch {
+				w.expandAll(entries, at, stride)
+				at = at[:0]
 			}
 		}
+		w.expandAll(entries, at, stride)
 		if freeCur && s.left[p.g].Add(-1) == 0 && gr.file == nil { // the whole group is expanded
 			r.arena.free(gr)
 			s.cur.groups[p.g] = group{}

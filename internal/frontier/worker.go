@@ -60,6 +60,12 @@ type worker struct {
 	// of them.
 	memo      []uint64
 	memoShift uint
+	// at holds the offsets of the states a piece's loop hands to
+	// expandAll.
+	at []int
+	// touched sums the memo entries expandAll reads ahead, so that the
+	// compiler keeps the reads.
+	touched uint64
 	// shard makes the worker expand only this shard's states.
 	shard bool
 	// notEnd[z] marks the positions whose squares have the wrong colour to
@@ -112,21 +118,83 @@ func (r *counter) zAfter(z int, colour uint32) int {
 	return zLeft[z] - 1
 }
 
-// expand adds square v to one state in every way it can take 0, 1 or 2
-// edges to its earlier neighbours.
-func (w *worker) expand(key uint64, val []uint64) {
-	f, st := w.r.f, w.st
-	var a slotCodes
-	z, free, ends := f.decode(key, &a)
-	s := int8(f.slots)
-	self := uint32(1) << s
-	a[s] = slotFree
+// A decoded state is a state of the layer being expanded, decoded from its
+// key in digits, with the square the step adds at position slots: the
+// codes of its squares, its z-state, the positions of its squares with no
+// edge yet (free) and of the ends of pieces of path (ends), and the entry
+// of the memo of choices its demands look up.
+type decoded struct {
+	a          slotCodes
+	z          int
+	free, ends uint32
+	memo       int
+}
+
+// decode decodes key for the step, into d.
+func (w *worker) decode(key uint64, d *decoded) {
+	f := w.r.f
+	var free, ends uint32
+	d.z, free, ends = f.decode(key, &d.a)
+	self := uint32(1) << f.slots
+	d.a[f.slots] = slotFree
 	free |= self
-	room := 2
 	if w.v == w.r.start {
-		a[s], room = slotToZ, 1 // the start's other edge goes to z
+		d.a[f.slots] = slotToZ // the start's other edge goes to z
 		free &^= self
 		ends |= self
+	}
+	d.free, d.ends = free, ends
+	d.memo = w.memoAt(ends, free, d.z)
+}
+
+// expandBatch is how many states in digits expandAll decodes before it
+// expands them. A lean step's groups hold about as many demands as
+// states, and their memo of choices, 16 MiB a worker, is far larger than
+// the processor's caches: nearly every lookup waits for memory, and
+// options took a fifth of a step at square 45 of 8x12 with free ends.
+// Read one after another as loads that do not depend on each other, the
+// entries of a batch wait for memory together (as stager.flush does for
+// the tables).
+const expandBatch = 16
+
+// expandAll expands the states of entries at the offsets at, keys in
+// digits, each followed by its count: k words for stride k+1.
+func (w *worker) expandAll(entries []uint64, at []int, stride int) {
+	var ds [expandBatch]decoded
+	for len(at) > 0 {
+		n := min(len(at), expandBatch)
+		for i, j := range at[:n] {
+			w.decode(entries[j], &ds[i])
+		}
+		var touch uint64
+		for i := range n {
+			touch += w.memo[ds[i].memo]
+		}
+		w.touched += touch
+		for i, j := range at[:n] {
+			w.expandDecoded(&ds[i], entries[j+1:j+stride])
+		}
+		at = at[n:]
+	}
+}
+
+// expand adds square v to one state in digits in every way it can take
+// 0, 1 or 2 edges to its earlier neighbours.
+func (w *worker) expand(key uint64, val []uint64) {
+	var d decoded
+	w.decode(key, &d)
+	w.expandDecoded(&d, val)
+}
+
+// expandDecoded is expand of a state decoded already.
+func (w *worker) expandDecoded(d *decoded, val []uint64) {
+	st := w.st
+	a, z, free, ends := d.a, d.z, d.free, d.ends
+	s := int8(w.r.f.slots)
+	self := uint32(1) << s
+	room := 2
+	if a[s] == slotToZ {
+		room = 1
 	}
 	var cand [4]int8
 	nc := 0
@@ -137,7 +205,7 @@ func (w *worker) expand(key uint64, val []uint64) {
 		}
 	}
 	closed := w.r.mode == Closed
-	none, one, pairs := w.options(ends, free, z, cand[:nc], room)
+	none, one, pairs := w.options(d.memo, ends, free, z, cand[:nc], room)
 	if none {
 		w.finish(a, z, free, false, val)
 	}
@@ -217,14 +285,25 @@ const memoKeyBits = 43
 // square: a wider window would not fit its 20 bits.
 const _ = uint(20 - (MaxSlots + 1))
 
+// memoKey returns the key of a demand in the memo of choices.
+func memoKey(ends, free uint32, z int) uint64 {
+	return uint64(ends) | uint64(free)<<20 | uint64(z+1)<<40
+}
+
+// memoAt returns the entry of the memo of choices that the demand
+// looks up.
+func (w *worker) memoAt(ends, free uint32, z int) int {
+	return int(memoKey(ends, free, z) * 0x9e3779b97f4a7c15 >> w.memoShift)
+}
+
 // options returns whether the state may take no edge to the new square,
-// and choices' answer. They depend only on the state's demand, which many
+// and choices' answer; at is the memo's entry for the demand (memoAt). They depend only on the state's demand, which many
 // states share, and each costs several lookups in tables larger than the
 // processor's caches: a small memo per worker and step keeps the answers
 // for recent demands.
-func (w *worker) options(ends, free uint32, z int, cand []int8, room int) (none bool, one uint32, pairs [4]uint32) {
-	key := uint64(ends) | uint64(free)<<20 | uint64(z+1)<<40
-	e := &w.memo[key*0x9e3779b97f4a7c15>>w.memoShift]
+func (w *worker) options(at int, ends, free uint32, z int, cand []int8, room int) (none bool, one uint32, pairs [4]uint32) {
+	key := memoKey(ends, free, z)
+	e := &w.memo[at]
 	if *e&(1<<memoKeyBits-1) != key {
 		none = w.viable(ends, free, z)
 		one, pairs = w.choices(ends, free, z, cand, room)
@@ -458,7 +537,7 @@ func (w *worker) endBoard(arr slotCodes, z int, complete bool, val []uint64) {
 func (r *counter) newWorker(v int, shard bool, mix demandMix) *worker {
 	mb := r.memoBits(v, mix)
 	w := &worker{r: r, st: &r.f.shifts[v], v: v, final: v == r.f.n-1, shard: shard, memo: make([]uint64, 1<<mb), memoShift: 64 - mb,
-		total: make([]uint64, r.k)}
+		total: make([]uint64, r.k), at: make([]int, 0, expandBatch)}
 	if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !w.final {
 		w.cut = make([]uint64, r.k)
 	}
