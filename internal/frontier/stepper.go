@@ -248,7 +248,8 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 				s.followed.Add(kept)
 			}
 		}()
-		at := w.at[:0] // the offsets of the states in digits to expand
+		var batch [expandBatch]int
+		at := batch[:0] // the offsets of the states in digits to expand
 		for j := lo; j < hi; j += stride {
 			if w.shard && hashKey(entries[j])%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
 				continue

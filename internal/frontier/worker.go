@@ -60,9 +60,6 @@ type worker struct {
 	// of them.
 	memo      []uint64
 	memoShift uint
-	// at holds the offsets of the states a piece's loop hands to
-	// expandAll.
-	at []int
 	// touched sums the memo entries expandAll reads ahead, so that the
 	// compiler keeps the reads.
 	touched uint64
@@ -194,7 +191,7 @@ func (w *worker) expandDecoded(d *decoded, val []uint64) {
 	self := uint32(1) << s
 	room := 2
 	if a[s] == slotToZ {
-		room = 1
+		room = 1 // the start, whose other edge goes to z (decode)
 	}
 	var cand [4]int8
 	nc := 0
@@ -297,10 +294,11 @@ func (w *worker) memoAt(ends, free uint32, z int) int {
 }
 
 // options returns whether the state may take no edge to the new square,
-// and choices' answer; at is the memo's entry for the demand (memoAt). They depend only on the state's demand, which many
-// states share, and each costs several lookups in tables larger than the
-// processor's caches: a small memo per worker and step keeps the answers
-// for recent demands.
+// and choices' answer; at is the memo's entry for the demand (memoAt).
+// They depend only on the state's demand, which many states share, and
+// each costs several lookups in tables larger than the processor's
+// caches: a small memo per worker and step keeps the answers for recent
+// demands.
 func (w *worker) options(at int, ends, free uint32, z int, cand []int8, room int) (none bool, one uint32, pairs [4]uint32) {
 	key := memoKey(ends, free, z)
 	e := &w.memo[at]
@@ -537,7 +535,7 @@ func (w *worker) endBoard(arr slotCodes, z int, complete bool, val []uint64) {
 func (r *counter) newWorker(v int, shard bool, mix demandMix) *worker {
 	mb := r.memoBits(v, mix)
 	w := &worker{r: r, st: &r.f.shifts[v], v: v, final: v == r.f.n-1, shard: shard, memo: make([]uint64, 1<<mb), memoShift: 64 - mb,
-		total: make([]uint64, r.k), at: make([]int, 0, expandBatch)}
+		total: make([]uint64, r.k)}
 	if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !w.final {
 		w.cut = make([]uint64, r.k)
 	}
