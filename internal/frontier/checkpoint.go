@@ -187,7 +187,7 @@ func (r *counter) readManifest() (*manifest, error) {
 	switch want := r.job(); {
 	case m.Format != checkpointFormat && m.Format != checkpointFormatHash && !raw:
 		return nil, bad("format %q, this counter writes %q", m.Format, checkpointFormat)
-	case m.Job != want:
+	case m.Job != want && !r.unpairs(m.Job, want):
 		return nil, bad("it is of another count (%v), not of this one (%v)", m.Job, want)
 	case m.Limbs < 1 || m.Limbs&(m.Limbs-1) != 0 || m.Stride != m.Limbs+1:
 		return nil, bad("%d limbs a count, %d words a state", m.Limbs, m.Stride)
@@ -437,11 +437,24 @@ func (r *counter) removeStaleRuns() {
 	}
 }
 
+// unpairs reports whether a checkpoint of the job old may be resumed by
+// this count, whose job is want, made from the start alone
+// (counter.unpair): a count from a start before pairs. It unpairs the
+// count if so.
+func (r *counter) unpairs(old, want job) bool {
+	want.Paired = false
+	if old != want {
+		return false
+	}
+	r.unpair()
+	return true
+}
+
 func (r *counter) job() job {
 	c := r.cfg
 	j := job{Rows: c.Rows, Cols: c.Cols, Mode: c.Mode.String(), AllLengths: c.AllLengths, Base11: c.Base11,
 		AllDemands: c.AllDemands, EarlyStart: c.EarlyStart, Shard: c.Shard, Shards: c.Shards, ByteOrder: nativeOrder(),
-		Nibbles: r.f.packed && !r.f.zInKey, Across: c.Across}
+		Nibbles: r.f.packed && !r.f.zInKey, Across: c.Across, Paired: r.paired}
 	if c.Mode == FromStart {
 		j.StartRow, j.StartCol = c.StartRow, c.StartCol
 	}

@@ -361,6 +361,90 @@ func statesOver(r *Result) (n int) {
 	return n
 }
 
+// TestPairedStarts checks that a count from a start and its reflection
+// until the start's column (counter.pair) finds the count from the start
+// alone, with fewer states where the start has a pair: starts in a corner,
+// on an edge and inside, each in and out of the last column, a start that
+// is its own reflection, both narrow sweeps, keys in nibbles and in
+// digits, the lean step, passes of some classes and of some groups,
+// shards, and one worker; and that an even width has no pair.
+func TestPairedStarts(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
+	cfgs := []Config{
+		{Rows: 5, Cols: 5, StartRow: 4, Sweep: SweepNarrow},
+		{Rows: 5, Cols: 6, StartRow: 0, Sweep: SweepNarrowDown},
+		{Rows: 7, Cols: 5, StartRow: 1, StartCol: 2, Sweep: SweepNarrow},
+		{Rows: 5, Cols: 7, StartRow: 3, StartCol: 6, Sweep: SweepNarrow},
+		{Rows: 5, Cols: 7, StartRow: 2, StartCol: 3, Sweep: SweepNarrow}, // its own reflection
+		{Rows: 3, Cols: 10, StartRow: 0, StartCol: 4, Sweep: SweepNarrow},
+		{Rows: 5, Cols: 6, StartRow: 1, Sweep: SweepNarrow, Base11: true},
+		{Rows: 5, Cols: 6, StartRow: 4, Sweep: SweepNarrow, Lean: true, passPart: 0.3},
+		{Rows: 6, Cols: 5, StartRow: 3, StartCol: 0, Sweep: SweepNarrowDown, passPart: 0.3},
+		{Rows: 5, Cols: 6, StartRow: 4, Sweep: SweepNarrow, Workers: 1},
+		{Rows: 5, Cols: 6, StartRow: 4, Sweep: SweepRows},   // no pair: reflections only in the first columns
+		{Rows: 6, Cols: 6, StartRow: 5, Sweep: SweepNarrow}, // even: no pair
+	}
+	if exhaustive {
+		cfgs = append(cfgs,
+			Config{Rows: 9, Cols: 4, Sweep: SweepNarrow, Across: true},
+			Config{Rows: 7, Cols: 6, StartRow: 6, Sweep: SweepNarrowDown, Lean: true},
+			Config{Rows: 5, Cols: 9, StartRow: 1, StartCol: 8, Sweep: SweepNarrow, Base11: true, passPart: 0.3})
+	}
+	count := func(cfg Config) *Result {
+		t.Helper()
+		r, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("%+v: %v", cfg, err)
+		}
+		return r
+	}
+	for _, cfg := range cfgs {
+		cfg.Mode, cfg.MemoryLimit = FromStart, 1<<30
+		if cfg.Workers == 0 {
+			cfg.Workers = 2
+		}
+		if cfg.passPart > 0 {
+			cfg.SpillDir = t.TempDir()
+		}
+		name := fmt.Sprintf("%dx%d from {%d,%d} %v", cfg.Rows, cfg.Cols, cfg.StartRow, cfg.StartCol, cfg.Sweep)
+		f := mustBoard(t, cfg)
+		r := newCounter(f, cfg)
+		paired := count(cfg)
+		cfg.noMirror = true
+		alone := count(cfg)
+		if diff := cmp.Diff(countsOf(alone), countsOf(paired)); diff != "" {
+			t.Errorf("%s: counts (-from the start alone +paired):\n%s", name, diff)
+		}
+		switch p, a := statesOver(paired), statesOver(alone); {
+		case !r.mirror && p != a:
+			t.Errorf("%s: %d states, %d from the start alone: no reflection kept", name, p, a)
+		case r.mirror && cfg.passPart == 0 && 10*p > 8*a:
+			t.Errorf("%s: %d states, %d from the start alone: want at most 80%%", name, p, a)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	// Shards of a paired count each count every tour of theirs twice, and
+	// halve their own totals: their sum is the count. (5x7 in 4 shards
+	// parted, before counter.parts, where states that are their own
+	// reflection had split their successors.)
+	for _, tt := range []struct {
+		rows, cols, shards int
+		want               string
+	}{{5, 6, 3, "4542"}, {5, 7, 4, "187432"}} {
+		cfg := Config{Rows: tt.rows, Cols: tt.cols, Mode: FromStart, StartRow: tt.rows - 1, Sweep: SweepNarrow, Workers: 2, MemoryLimit: 1 << 30, Shards: tt.shards}
+		sum := new(big.Int)
+		for i := range cfg.Shards {
+			cfg.Shard = i
+			sum.Add(sum, count(cfg).Tours)
+		}
+		if sum.String() != tt.want {
+			t.Errorf("%dx%d from the corner in %d shards: %v tours, want %s", tt.rows, tt.cols, tt.shards, sum, tt.want)
+		}
+	}
+}
+
 // TestMirror checks that keeping the lesser of a state and its reflection
 // where the rows added of a column are their own reflection, at its end
 // and within it (counter.mirror), finds the counts of keeping

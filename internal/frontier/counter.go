@@ -20,20 +20,31 @@ type counter struct {
 	// reflection across the board's length: the squares still to add are
 	// the same after the reflection, so a state and its reflection end in
 	// as many tours, and one entry holds both. It holds for closed tours
-	// and tours with free ends, which have no start. A count from a start
-	// keeps every state. The start, added last by default, moves under the
-	// reflection: an entry would have to stand for the states that the
-	// start or its reflection can finish, about twice those the start can.
-	// Reflections kept once an early start is added (with the demands of
-	// reflected states too) leave 7x7 from the corner 127.8 million states
-	// over its squares against 145.0 by the start added last; on an even
-	// width the reflection swaps the colour the path's last end must have,
-	// which a key of 8 rows has no room to hold.
+	// and tours with free ends, which have no start, and for a count from a
+	// start that is its own reflection. For any other start, see pair.
 	mirror bool
-	cfg    Config
-	mem    *memory
-	arena  *arena   // the layers' groups, for one attempt
-	pool   *binPool // the buffered steps' bins, while the steps are buffered
+	// paired says that a count from a start added last (as by default) on
+	// a board of odd width is made with pair, the start's reflection across
+	// the board's length: a square of the start's column and colour. Until
+	// the step unfold the count is of the tours from the start and from
+	// pair together, whose squares still to add, the start's column among
+	// them, are their own reflection: so it keeps a state and its
+	// reflection as one, as for free ends, and its demand filters are those
+	// from which either square can start the tour (demandStep). The step
+	// unfold expands each state of the layer and its reflection: from then
+	// on the count is of the tours from the start alone, each counted
+	// twice, once for itself and once for its reflection from pair, and run
+	// halves the total. Once the start is added the squares still to add
+	// are their own reflection again, and the count keeps a state and its
+	// reflection as one as before. On an even width pair has the other
+	// colour, and a path from it ends on other squares (notEnd), which no
+	// key of 8 rows has room to tell.
+	paired       bool
+	pair, unfold int
+	cfg          Config
+	mem          *memory
+	arena        *arena   // the layers' groups, for one attempt
+	pool         *binPool // the buffered steps' bins, while the steps are buffered
 	// mergeHigh is the most memory the merge buffers of a buffered step
 	// have taken in this count (see mergeRoom).
 	mergeHigh int64
@@ -117,16 +128,47 @@ func (s *scale) held() { *s = scale(max(1, 0.9*s.factor())) }
 // under way (stepPart.Reflections): 1 at the end of each column, in a
 // pass of all classes; 2 wherever the rows added of the column are their
 // own reflection, and in a pass of some classes where the two are of one
-// class.
-const reflectionRule = 2
+// class; 3 (packedReflectionRule), as 2, but of packed keys the one
+// whose squares' kinds, the last square's weighing most, are the lesser,
+// where they differ (counter.lesser).
+const (
+	reflectionRule       = 2
+	packedReflectionRule = 3
+)
 
 // reflections returns the rule by which the step adding square v keeps
 // reflections, 0 for a step that keeps none.
 func (r *counter) reflections(v int) int {
-	if r.mirror && v < r.f.n && r.f.shifts[v].mirrored {
-		return reflectionRule
+	switch {
+	case !r.mirrors(v):
+		return 0
+	case r.f.packed:
+		return packedReflectionRule
 	}
-	return 0
+	return reflectionRule
+}
+
+// parts reports whether the shards of a count may part at the step
+// adding square v. With a pair of starts, each shard halves its own
+// total, which must then count each of its tours twice: so they part
+// where the layer expanded was kept as the lesser of each state and its
+// reflection, or after the step unfold. A state that is its own
+// reflection ends in tours from the start and from its pair alike, twice
+// as many as from the start; but its successors one square later, split
+// among the shards, need not each.
+func (r *counter) parts(v int) bool {
+	return !r.paired || v > r.unfold || v > 0 && r.mirrors(v-1)
+}
+
+// unfolds reports whether the step adding square v expands each state
+// and its reflection (counter.pair).
+func (r *counter) unfolds(v int) bool { return r.paired && v == r.unfold }
+
+// mirrors reports whether the step adding square v keeps a state and its
+// reflection as one (counter.mirror): with a pair of starts, before the
+// step unfold and after the start, whose column may not be the last.
+func (r *counter) mirrors(v int) bool {
+	return r.mirror && v < r.f.n && r.f.shifts[v].mirrored && (!r.paired || v < r.unfold || v > r.start)
 }
 
 // firstZ returns the z-state before any square: the edges z can give, of

@@ -4,25 +4,66 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/euler1758/knightstour/internal/pool"
 )
 
 // demandChoices is the most demands one step makes from one: square v
-// takes no edge, one of four, or two of four.
-const demandChoices = 11
+// takes no edge, one of four, or two of four (11 ways), and where it is
+// the start's pair (counter.pair) as the start too (5 more).
+const demandChoices = 16
 
 // demandStep adds square v to the demand d (the demand after square v-1)
 // in every way the counting step could, and writes to out each demand
 // after v that passes the same checks as the counting step's finish,
 // returning how many. After the last square, it writes 0 for each way
 // that ends a tour.
+//
+// With a pair of starts (counter.pair) the demands are of the tours from
+// either: the start's pair, when added, may start the tour itself, and the
+// demands after it then carry pairBit until the start is added as any
+// other square. The counting step, from the start alone by then, looks up
+// only demands without it.
 func (r *counter) demandStep(v int, d uint64, notEnd *[4]uint32, out *[demandChoices]uint64) int {
+	taken := d & r.pairBit()
+	switch {
+	case !r.paired:
+		return r.demandStepAs(v, d, v == r.start, notEnd, out[:])
+	case v == r.pair:
+		n := r.demandStepAs(v, d, false, notEnd, out[:])
+		m := r.demandStepAs(v, d, true, notEnd, out[n:])
+		for i := n; i < n+m; i++ {
+			out[i] |= r.pairBit()
+		}
+		return n + m
+	case v == r.start:
+		return r.demandStepAs(v, d&^taken, taken == 0, notEnd, out[:])
+	}
+	n := r.demandStepAs(v, d&^taken, false, notEnd, out[:])
+	for i := range n {
+		out[i] |= taken
+	}
+	return n
+}
+
+// pairBit is the bit of a demand that says the start's pair started the
+// tour (demandStep): above z's two bits. 0 without a pair.
+func (r *counter) pairBit() uint64 {
+	if !r.paired {
+		return 0
+	}
+	return 4 << (2 * r.f.demandShift)
+}
+
+// demandStepAs is demandStep for one role of square v: the start (asStart)
+// or any other square.
+func (r *counter) demandStepAs(v int, d uint64, asStart bool, notEnd *[4]uint32, out []uint64) int {
 	f, st := r.f, &r.f.shifts[v]
 	s := uint(f.slots)
 	one, two, z := f.unpackDemand(d)
 	room := 2
-	if v == r.start {
+	if asStart {
 		one |= 1 << s // the start's other edge goes to z
 		room = 1
 	} else {
@@ -200,7 +241,7 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 			}
 		}
 		gather = live
-		vb.after[v-1] = newFilter(live, f.varies(v-1))
+		vb.after[v-1] = newFilter(r.unpaired(live), f.varies(v-1))
 		grabbed += int64(len(vb.after[v-1].words)) * 8
 		if !r.mem.grab(int64(len(vb.after[v-1].words)) * 8) {
 			return nil, r.demandMemoryError(v - 1)
@@ -220,6 +261,17 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 		r.demanded.Add(1)
 	}
 	return vb, nil
+}
+
+// unpaired returns the demands of ds that the counting step looks up:
+// those without pairBit, which the step's states, from the start alone
+// after the start's pair, never have. ds itself where none has it.
+func (r *counter) unpaired(ds []uint64) []uint64 {
+	bit := r.pairBit()
+	if bit == 0 || !slices.ContainsFunc(ds, func(d uint64) bool { return d&bit != 0 }) {
+		return ds
+	}
+	return slices.DeleteFunc(slices.Clone(ds), func(d uint64) bool { return d&bit != 0 })
 }
 
 // chunkBufs holds a buffer for each chunk of a pass over the demands of a

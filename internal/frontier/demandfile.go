@@ -38,6 +38,9 @@ func (r *counter) demandsIdentity() string {
 	if c.Across {
 		id += " across"
 	}
+	if r.paired {
+		id += " paired" // the demands of the tours from the start or its reflection
+	}
 	return id + "\n"
 }
 

@@ -19,6 +19,11 @@ var ErrTooWide = errors.New("frontier: board too wide")
 // errOverflow makes a count start again with wider counts.
 var errOverflow = errors.New("count overflowed its limbs")
 
+// errOddPairs reports a count from a start and its pair (counter.pair)
+// that came to an odd number, where it counts every tour twice: a fault
+// of the counter, not of its input, which no count should ever return.
+var errOddPairs = errors.New("frontier: internal error: a count from a start and its reflection counted a tour once, not twice")
+
 // ErrCheckpoint reports a checkpoint that cannot be resumed from: torn,
 // truncated or changed on disk, written by another version of the
 // counter, or of another count. The root package exports it as is.

@@ -73,7 +73,7 @@ func (vb *viability) viable(v int, d uint64) bool { return vb.after[v].has(d) }
 // million on 9x9 from the corner (1.2 billion over its squares). It keeps
 // each in 32 bits, two to a word, half what a packed demand takes: the
 // need of each window square (0, 1 or 2) as a digit in base 3, and z
-// above the digits of 18 squares (4*3^18 < 2^32).
+// (with pairBit, up to 7) above the digits of 18 squares (8*3^18 < 2^32).
 type demandList struct {
 	words  []uint64
 	n      int

@@ -92,6 +92,24 @@ func (f *board) encodeFrom(a *slotCodes, z int, from *[MaxSlots]int8) (key uint6
 	return key + uint64(z)*f.span
 }
 
+// reflectKey returns the key of the reflection of the state key of the
+// layer after square u, whose window is its own reflection
+// (shift.mirrored), on a board of odd width, where the reflection keeps
+// the colours and so the z-state.
+func (r *counter) reflectKey(key uint64, u int) uint64 {
+	f, st := r.f, &r.f.shifts[u]
+	if f.packed {
+		z := 0
+		if f.zInKey {
+			z = int(key >> (4 * f.slots))
+		}
+		return f.withZ(relabel(st.reflectNibbles(key&f.nibbles)), z)
+	}
+	var a slotCodes
+	z, _, _ := f.decode(key, &a)
+	return f.encodeFrom(&a, z, &st.mirror)
+}
+
 // codeSink is the entry of encodeFrom's table of codes that takes the
 // writes no label needs.
 const codeSink = 63

@@ -200,6 +200,12 @@ type job struct {
 	// Across says that the count's columns run along the board's shorter
 	// side (Config.Across).
 	Across bool `json:"across,omitempty"`
+	// Paired says that the count is from a start and its reflection
+	// until the start's column (counter.pair): its layers keep a state
+	// and its reflection as one, and its totals count each tour twice.
+	// Counts from a start before pairs did neither; a count resumes a
+	// checkpoint of one of those as one (counter.unpair).
+	Paired bool `json:"paired,omitempty"`
 }
 
 // String describes the count as a user would.
@@ -214,7 +220,7 @@ func (j job) String() string {
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{j.AllLengths, "all lengths"}, {j.Base11, "base 11"}, {j.Nibbles, "keys of 16 nibbles"}, {j.AllDemands, "all demands"}, {j.EarlyStart, "early start"}, {j.Across, "across"}} {
+	}{{j.AllLengths, "all lengths"}, {j.Base11, "base 11"}, {j.Nibbles, "keys of 16 nibbles"}, {j.AllDemands, "all demands"}, {j.EarlyStart, "early start"}, {j.Across, "across"}, {j.Paired, "start paired with its reflection"}} {
 		if f.on {
 			s += ", " + f.name
 		}

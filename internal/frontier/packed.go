@@ -173,19 +173,27 @@ func (w *worker) endBoardPacked(x window, z int, free, ends uint32, complete boo
 // onto itself) with z-state z and its reflection across the board's
 // length, the one a count with counter.mirror keeps: c where the two
 // differ in kind at a position of classAt (worker.classAt). It compares
-// them with the labels named from the last square added and that square's
-// nibble the most significant: the squares added last stay longest, and
-// choosing by them makes states that differ only in squares about to leave
-// choose alike, so that their successors still meet. On boards of an even
+// them with the last square added's nibble the most significant: the
+// squares added last stay longest, and choosing by them makes states that
+// differ only in squares about to leave choose alike, so that their
+// successors still meet. It compares first the kinds of their squares
+// (free, done, an end), and only where those are alike the labels, named
+// from the last square, which takes renaming both. On boards of an even
 // width the reflection swaps the colours, and with them the z-states that
 // name the colour of the second end.
 func (r *counter) lesser(c uint64, z int, st *shift, classAt uint32) (uint64, int) {
-	m, zm := reflect(c, &st.mirror, r.f.slots), z
-	if classAt != 0 && (nibbleKindBits(c)^nibbleKindBits(m))&(3*spread(classAt)) != 0 {
-		return c, z // of another class: another pass's
-	}
+	m, zm := st.reflectNibbles(c), z
 	if r.f.w%2 == 0 && z%2 == 1 {
 		zm = 4 - z
+	}
+	kc, km := nibbleKindBits(c), nibbleKindBits(m)
+	switch {
+	case classAt != 0 && (kc^km)&(3*spread(classAt)) != 0:
+		return c, z // of another class: another pass's
+	case km < kc:
+		return m, zm
+	case km > kc:
+		return c, z
 	}
 	a, b := reverseNibbles(relabel(reverseNibbles(c))), reverseNibbles(relabel(reverseNibbles(m)))
 	if b < a || b == a && zm < z {

@@ -123,3 +123,50 @@ func TestNibbleBits(t *testing.T) {
 		t.Errorf("nibbleKindBits(%#x) (-want +got):\n%s", word, diff)
 	}
 }
+
+// reflectByWalk moves the nibbles of word one at a time, as
+// reflectNibbles does at once.
+func reflectByWalk(word uint64, mirror *[MaxSlots]int8, slots int) uint64 {
+	var out uint64
+	for p := range slots {
+		out |= (word >> (4 * p) & 15) << (4 * uint(mirror[p]))
+	}
+	return out
+}
+
+// TestReflectNibbles checks reflectNibbles against moving each nibble in
+// turn, at every step of packed boards whose window is its own reflection.
+func TestReflectNibbles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	for _, cfg := range []Config{
+		{Rows: 7, Cols: 7, Sweep: SweepNarrow},
+		{Rows: 7, Cols: 9, Sweep: SweepNarrowDown},
+		{Rows: 8, Cols: 8, Sweep: SweepNarrow},
+		{Rows: 5, Cols: 6, Sweep: SweepNarrow},
+		{Rows: 6, Cols: 6, Sweep: SweepNarrowDown},
+		{Rows: 3, Cols: 4, Sweep: SweepNarrow},
+	} {
+		f := mustBoard(t, cfg)
+		steps := 0
+		for v := range f.n {
+			st := &f.shifts[v]
+			if !st.mirrored {
+				continue
+			}
+			steps++
+			mask := uint64(1)<<(4*f.slots) - 1
+			if f.slots == 16 {
+				mask = ^uint64(0)
+			}
+			for range 200 {
+				w := randomWord(rng) & mask
+				if got, want := st.reflectNibbles(w), reflectByWalk(w, &st.mirror, f.slots); got != want {
+					t.Fatalf("%dx%d %v, square %d: reflectNibbles(%016x) = %016x, want %016x", cfg.Rows, cfg.Cols, cfg.Sweep, v, w, got, want)
+				}
+			}
+		}
+		if steps == 0 {
+			t.Errorf("%dx%d %v: no step whose window is its own reflection", cfg.Rows, cfg.Cols, cfg.Sweep)
+		}
+	}
+}

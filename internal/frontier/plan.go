@@ -189,10 +189,9 @@ func (s *stepper) measure(shard bool) (float64, error) {
 			continue
 		}
 		before := w.made
-		if r.f.packed {
-			w.expandPacked(key, val)
-		} else {
-			w.expand(key, val)
+		w.expandKey(key, val)
+		if r.unfolds(s.v) {
+			w.expandKey(r.reflectKey(key, s.v-1), val)
 		}
 		sm.made[i] = uint32(w.made - before)
 	}

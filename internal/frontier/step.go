@@ -57,9 +57,9 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	s.pieces = cur.pieces(stride)
 	// A shard follows only its part of the states, from the first step
 	// with enough of them to split evenly (the same step in every shard,
-	// as the steps before are the same). r.shardAt is set only once the
-	// step is done (commit, below).
-	shard := r.cfg.Shards > 1 && r.shardAt < 0 && (cur.n >= shardStates*r.cfg.Shards || s.final)
+	// as the steps before are the same), where they may part (parts).
+	// r.shardAt is set only once the step is done (commit, below).
+	shard := r.cfg.Shards > 1 && r.shardAt < 0 && (cur.n >= shardStates*r.cfg.Shards && r.parts(v) || s.final)
 	// The buffered step holds the new states unmerged, about three for
 	// each state of the next layer, in bins, and the next layer. Where
 	// that passes the limit but the layers are on disk, it may still be

@@ -179,7 +179,7 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 	r, stride := s.r, s.r.k+1
 	for _, w := range s.ws {
 		w.err = nil
-		w.mirror, w.classAt = r.mirror && r.f.shifts[s.v].mirrored, 0
+		w.mirror, w.classAt = r.mirrors(s.v), 0
 		if w.mirror && classes != allClasses {
 			w.classAt, w.mirror = s.classes.after(&r.f.shifts[s.v])
 		}
@@ -212,7 +212,8 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 		p := s.pieces[i]
 		gr := s.cur.groups[p.g]
 		take := classes
-		if classes != allClasses {
+		unfold := r.unfolds(s.v)
+		if classes != allClasses && !unfold { // unfolding, a state's reflection may be of any class
 			held := s.classes.holds(gr.kinds)
 			switch {
 			case s.aligned:
@@ -248,24 +249,11 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 				s.followed.Add(kept)
 			}
 		}()
-		var batch [expandBatch]int
-		at := batch[:0] // the offsets of the states in digits to expand
-		for j := lo; j < hi; j += stride {
-			if w.shard && hashKey(entries[j])%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
-				continue
-			}
-			if !s.classes.take(take, entries[j]) {
-				continue
-			}
-			kept++
-			if r.f.packed {
-				w.expandPacked(entries[j], entries[j+1:j+stride])
-			} else if at = append(at, j); len(at) == expandBatch {
-				w.expandAll(entries, at, stride)
-				at = at[:0]
-			}
+		if unfold {
+			kept = s.unfold(w, entries[lo:hi], take)
+		} else {
+			kept = s.expandPiece(w, entries[lo:hi], take)
 		}
-		w.expandAll(entries, at, stride)
 		if freeCur && s.left[p.g].Add(-1) == 0 && gr.file == nil { // the whole group is expanded
 			r.arena.free(gr)
 			s.cur.groups[p.g] = group{}
@@ -281,6 +269,53 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 		}
 		return s.ws[i].failure(s.v, s.cur.n)
 	})
+}
+
+// expandPiece expands the states of entries of the classes take and
+// returns how many they are.
+func (s *stepper) expandPiece(w *worker, entries []uint64, take uint64) (kept int64) {
+	r, stride := s.r, s.r.k+1
+	var batch [expandBatch]int
+	at := batch[:0] // the offsets of the states in digits to expand
+	for j := 0; j < len(entries); j += stride {
+		if w.shard && hashKey(entries[j])%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
+			continue
+		}
+		if !s.classes.take(take, entries[j]) {
+			continue
+		}
+		kept++
+		if r.f.packed {
+			w.expandPacked(entries[j], entries[j+1:j+stride])
+		} else if at = append(at, j); len(at) == expandBatch {
+			w.expandAll(entries, at, stride)
+			at = at[:0]
+		}
+	}
+	w.expandAll(entries, at, stride)
+	return kept
+}
+
+// unfold expands the states of entries of the classes take, and the
+// reflections of all of them of those classes, as the step adding the
+// square counter.unfold does (counter.unfolds), and returns how many of the states are of
+// those classes: each state is counted by one pass.
+func (s *stepper) unfold(w *worker, entries []uint64, take uint64) (kept int64) {
+	r, stride := s.r, s.r.k+1
+	for j := 0; j < len(entries); j += stride {
+		key, val := entries[j], entries[j+1:j+stride]
+		if w.shard && hashKey(key)%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
+			continue
+		}
+		if m := r.reflectKey(key, s.v-1); s.classes.take(take, m) {
+			w.expandKey(m, val)
+		}
+		if s.classes.take(take, key) {
+			kept++
+			w.expandKey(key, val)
+		}
+	}
+	return kept
 }
 
 // place puts group at of the next layer where it lives: in the arena, or

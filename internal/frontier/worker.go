@@ -175,6 +175,15 @@ func (w *worker) expandAll(entries []uint64, at []int, stride int) {
 	}
 }
 
+// expandKey expands one state, its key packed or in digits.
+func (w *worker) expandKey(key uint64, val []uint64) {
+	if w.r.f.packed {
+		w.expandPacked(key, val)
+	} else {
+		w.expand(key, val)
+	}
+}
+
 // expand adds square v to one state in digits in every way it can take
 // 0, 1 or 2 edges to its earlier neighbours.
 func (w *worker) expand(key uint64, val []uint64) {
