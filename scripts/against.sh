@@ -39,9 +39,16 @@ IFS=';' read -ra boards <<< "${BOARDS:-7x7}"
 echo "| board | $old, s | new, s | states a second, $old | new | new / $old |"
 echo "|---|---|---|---|---|---|"
 for board in "${boards[@]}"; do
-	for _ in $(seq "$ROUNDS"); do
-		read -r t0 c0 s0 < <(run "$tmp/kt-old" "$board")
-		read -r t1 c1 s1 < <(run "$tmp/kt-new" "$board")
+	for round in $(seq "$ROUNDS"); do
+		# Every other round runs the new binary first, so that neither
+		# binary always runs straight after the other.
+		if ((round % 2 == 1)); then
+			read -r t0 c0 s0 < <(run "$tmp/kt-old" "$board")
+			read -r t1 c1 s1 < <(run "$tmp/kt-new" "$board")
+		else
+			read -r t1 c1 s1 < <(run "$tmp/kt-new" "$board")
+			read -r t0 c0 s0 < <(run "$tmp/kt-old" "$board")
+		fi
 		if [ "$c0" != "$c1" ]; then
 			echo "$board: $old counts $c0, the work tree $c1" >&2
 			exit 1

@@ -226,7 +226,7 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	if [ -n "$against" ]; then
 		echo "## Against $AGAINST"
 		echo
-		echo "The frontier count by the binary of $AGAINST and by this one, one after the other on the same machine, one run each (\`BOARDS=\"7x7;-closed 8x8\" scripts/against.sh $AGAINST\`): the measure of the step made faster. Closed tours and free ends keep a state and its reflection as one wherever the rows added of a column are their own reflection (docs/counting.md, \"A state and its reflection\"); counts from a start keep every state."
+		echo "The frontier count by the binary of $AGAINST and by this one, one after the other on the same machine, one run each (\`BOARDS=\"7x7;-closed 8x8\" scripts/against.sh $AGAINST\`): the measure of the step made faster. Closed tours and free ends keep a state and its reflection as one wherever the rows added of a column are their own reflection (docs/counting.md, \"A state and its reflection\"), and so do counts from a start on odd widths until the start's column, counting the tours from the start and its reflection together."
 		echo
 		echo "$against"
 		echo
