@@ -62,8 +62,9 @@ func BenchmarkViability(b *testing.B) {
 }
 
 // TestDemandList checks that a list of demands, kept in base 3, gives
-// back each demand it was made from, on boards whose windows hold 16, 17
-// and 18 squares, with lists long enough to be mapped from the kernel.
+// back each demand it was made from, z and the pair's bit with it, on
+// boards whose windows hold 16, 17 and 18 squares, with lists long enough
+// to be mapped from the kernel.
 func TestDemandList(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, cfg := range []Config{
@@ -83,10 +84,10 @@ func TestDemandList(t *testing.T) {
 					two |= 1 << p
 				}
 			}
-			ds[i] = f.packDemand(one, two, rng.IntN(4))
+			ds[i] = f.packDemand(one, two, rng.IntN(8)) // z and the pair's bit (counter.pairBit)
 		}
-		ds[0] = f.packDemand(1<<f.slots-1, 0, 3)
-		ds[1] = f.packDemand(0, 1<<f.slots-1, 3)
+		ds[0] = f.packDemand(1<<f.slots-1, 0, 7)
+		ds[1] = f.packDemand(0, 1<<f.slots-1, 7)
 		l := f.keepDemands(ds)
 		if !l.mapped || l.n != len(ds) {
 			t.Fatalf("%dx%d: a list of %d demands, mapped %v; want %d, mapped", cfg.Rows, cfg.Cols, l.n, l.mapped, len(ds))
