@@ -97,8 +97,9 @@ type Config struct {
 	passPart float64
 	// compact, for tests, keeps every layer on disk compact, however small.
 	compact bool
-	// noMirror, for tests, keeps every state as it is at the end of a
-	// column, not the lesser of it and its reflection (counter.mirror).
+	// noMirror, for tests, keeps every state as it is, not the lesser of
+	// it and its reflection (counter.mirror), and counts from a start from
+	// it alone (counter.pair).
 	noMirror bool
 	// onRead, when not nil, is called with the states of each piece of
 	// a layer that a pass reads from disk, on a worker: for tests that
