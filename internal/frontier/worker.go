@@ -479,20 +479,39 @@ func (w *worker) finish(arr slotCodes, z int, free uint32, complete bool, val []
 	if bits.OnesCount32(free&st.thin) > zLeft[z] {
 		return
 	}
-	key := w.r.f.encode(a, z, st)
 	if w.mirror {
-		// The reflection's key, if less: in base 11 the z-state and then
-		// the square added last weigh most, and labels are named from it
-		// (see counter.lesser).
-		zm := z
-		if w.r.f.w%2 == 0 && z%2 == 1 {
-			zm = 4 - z
-		}
-		if m := w.r.f.encodeFrom(a, zm, &st.mfrom); m < key && w.sameClass(a) {
-			key = m
-		}
+		w.emit(w.lesserKey(a, z), val)
+		return
 	}
-	w.emit(key, val)
+	w.emit(w.r.f.encode(a, z, st), val)
+}
+
+// lesserKey returns the key of the window after the step, or that of its
+// reflection if less and of the same class: in digits the z-state and
+// then the square added last weigh most, and labels are named from it
+// (see counter.lesser). On an even width the reflection swaps the
+// colours, and so the z-states of one end (1 and 3): there the z-states
+// decide alone, and one key is made, not two; a third of the states of
+// 8x8 with free ends have one end.
+func (w *worker) lesserKey(a *slotCodes, z int) uint64 {
+	f, st := w.r.f, w.st
+	zm := z
+	if f.w%2 == 0 && z%2 == 1 {
+		zm = 4 - z
+	}
+	switch {
+	case z < zm:
+		return f.encodeFrom(a, z, &st.from)
+	case zm < z && w.sameClass(a):
+		return f.encodeFrom(a, zm, &st.mfrom)
+	case zm < z:
+		return f.encodeFrom(a, z, &st.from)
+	}
+	key := f.encodeFrom(a, z, &st.from)
+	if m := f.encodeFrom(a, zm, &st.mfrom); m < key && w.sameClass(a) {
+		return m
+	}
+	return key
 }
 
 // sameClass reports whether the window after the step, as a and the
