@@ -475,3 +475,14 @@ func (st *shift) reflectNibbles(word uint64) uint64 {
 	}
 	return out
 }
+
+// reflectZ returns the z-state of the reflection across the board's
+// length of a state with z-state z. On an even width the reflection swaps
+// the colours, and so the z-states that name the colour of the end still
+// to come (1 and 3); on an odd width it keeps the colours and z.
+func (f *board) reflectZ(z int) int {
+	if f.w%2 == 0 && z%2 == 1 {
+		return 4 - z
+	}
+	return z
+}

@@ -182,10 +182,7 @@ func (w *worker) endBoardPacked(x window, z int, free, ends uint32, complete boo
 // width the reflection swaps the colours, and with them the z-states that
 // name the colour of the second end.
 func (r *counter) lesser(c uint64, z int, st *shift, classAt uint32) (uint64, int) {
-	m, zm := st.reflectNibbles(c), z
-	if r.f.w%2 == 0 && z%2 == 1 {
-		zm = 4 - z
-	}
+	m, zm := st.reflectNibbles(c), r.f.reflectZ(z)
 	kc, km := nibbleKindBits(c), nibbleKindBits(m)
 	switch {
 	case classAt != 0 && (kc^km)&(3*spread(classAt)) != 0:

@@ -495,10 +495,7 @@ func (w *worker) finish(arr slotCodes, z int, free uint32, complete bool, val []
 // 8x8 with free ends have one end.
 func (w *worker) lesserKey(a *slotCodes, z int) uint64 {
 	f, st := w.r.f, w.st
-	zm := z
-	if f.w%2 == 0 && z%2 == 1 {
-		zm = 4 - z
-	}
+	zm := f.reflectZ(z)
 	switch {
 	case z < zm:
 		return f.encodeFrom(a, z, &st.from)
