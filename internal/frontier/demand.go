@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/bits"
@@ -136,50 +137,43 @@ func (r *counter) viability(ctx context.Context, first uint64) (*viability, erro
 }
 
 // demandsForward finds, square by square from the first, the demands the
-// squares added so far can leave (occur[v] after square v). It returns its
-// buffer, for the backward pass to reuse.
+// squares added so far can leave (occur[v] after square v). It returns a
+// buffer for the backward pass to reuse.
 func (r *counter) demandsForward(ctx context.Context, first uint64, occur []demandList) ([]uint64, error) {
 	f := r.f
 	var made chunkBufs
-	var gather []uint64 // a square's demands, before they are kept at their size
-	seen := newKeySet(0)
+	var seen keyShards
+	var fresh [keyParts][]uint64 // a square's demands, by part of seen, before they are kept at their size
 	start := f.keepDemands([]uint64{first})
 	cur := &start
 	for v := range f.n - 1 {
 		notEnd := r.notEnd(&f.shifts[v])
-		bufs := made.ready(chunksOf(cur.n))
+		bufs := made.ready(keyParts * chunksOf(cur.n))
 		err := r.inChunks(ctx, v, cur.n, func(c, lo, hi int) {
 			var out [demandChoices]uint64
-			buf := bufs[c]
+			parts := bufs[c*keyParts : (c+1)*keyParts]
 			for i := lo; i < hi; i++ {
 				n := r.demandStep(v, cur.at(i), &notEnd, &out)
-				buf = append(buf, out[:n]...)
+				for _, d := range out[:n] {
+					appendByPart(parts, d)
+				}
 			}
-			bufs[c] = buf
 		})
 		if err != nil {
 			return nil, err
 		}
 		seen.reset(cur.n)
-		gather = gather[:0]
-		for _, buf := range bufs {
-			if err := ctx.Err(); err != nil { // millions of demands, a chunk at a time
-				return nil, err
-			}
-			for _, d := range buf {
-				if seen.add(d) {
-					gather = append(gather, d)
-				}
-			}
+		if err := seen.fill(ctx, r.cfg.Workers, bufs, &fresh); err != nil {
+			return nil, err
 		}
-		occur[v] = f.keepDemands(gather)
+		occur[v] = f.keepDemands(fresh[:]...)
 		if !r.mem.grab(occur[v].bytes()) || !r.mem.within() {
 			return nil, r.demandMemoryError(v)
 		}
 		cur = &occur[v]
 		r.demanded.Add(1)
 	}
-	return gather, nil
+	return slices.MaxFunc(fresh[:], func(a, b []uint64) int { return cmp.Compare(cap(a), cap(b)) }), nil
 }
 
 // demandsBackward keeps, square by square from the last, the demands after
@@ -202,43 +196,51 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 		}
 	}()
 	vb.after[f.n-1] = newFilter([]uint64{0}, f.varies(f.n-1))
-	after := newKeySet(1)
-	after.add(0)
+	var after keyShards
+	after.reset(1)
+	var last [keyParts][]uint64
+	appendByPart(last[:], 0)
+	if err := after.fill(ctx, 1, last[:], nil); err != nil {
+		return nil, err
+	}
 	for v := f.n - 1; v >= 1; v-- {
 		notEnd := r.notEnd(&f.shifts[v])
 		ds := &occur[v-1]
-		bufs := kept.ready(chunksOf(ds.n))
+		// The lists of the chunks, and after them those of the demands a
+		// cut board ends from, each by part of after (appendByPart).
+		chunks := chunksOf(ds.n)
+		bufs := kept.ready(keyParts * (chunks + 1))
 		err := r.inChunks(ctx, v-1, ds.n, func(c, lo, hi int) {
 			var out [demandChoices]uint64
-			live := bufs[c]
+			parts := bufs[c*keyParts : (c+1)*keyParts]
 			for i := lo; i < hi; i++ {
 				d := ds.at(i)
 				n := r.demandStep(v, d, &notEnd, &out)
 				for _, c := range out[:n] {
 					if after.has(c) {
-						live = append(live, d)
+						appendByPart(parts, d)
 						break
 					}
 				}
 			}
-			bufs[c] = live
 		})
 		if err != nil {
 			return nil, err
-		}
-		live := gather[:0]
-		for _, k := range bufs {
-			live = append(live, k...)
 		}
 		// With all lengths, a board cut after square v-1, the end of a
 		// column, is finished there too: the demands it can end from are
 		// viable whatever follows.
 		if r.cfg.AllLengths && v%f.w == 0 {
+			ends := bufs[chunks*keyParts:]
 			for i := range ds.n {
 				if d := ds.at(i); r.f.endsBoard(d) {
-					live = append(live, d) // some twice: a filter and a keySet take that
+					appendByPart(ends, d) // some twice: a filter and a keySet take that
 				}
 			}
+		}
+		live := gather[:0]
+		for _, k := range bufs {
+			live = append(live, k...)
 		}
 		gather = live
 		vb.after[v-1] = newFilter(r.unpaired(live), f.varies(v-1))
@@ -247,11 +249,8 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 			return nil, r.demandMemoryError(v - 1)
 		}
 		after.reset(len(live))
-		for i, d := range live {
-			if i%(1<<16) == 0 && ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			after.add(d)
+		if err := after.fill(ctx, r.cfg.Workers, bufs, nil); err != nil {
+			return nil, err
 		}
 		if !r.mem.within() {
 			return nil, r.demandMemoryError(v - 1)
