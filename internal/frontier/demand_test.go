@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestMappedFilter checks that a filter large enough to be mapped from
@@ -195,5 +197,63 @@ func TestDemandsCountedOnce(t *testing.T) {
 	defer vb.free()
 	if used := r.mem.used.Load(); used != 0 || vb.bytes() == 0 {
 		t.Errorf("after the demand passes: %d bytes counted (filters of %d bytes), want 0", used, vb.bytes())
+	}
+}
+
+// TestKeyShards checks that filling a keyShards from lists with repeats
+// keeps each key once, and gives the new keys in the same order whatever
+// the number of workers.
+func TestKeyShards(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, tc := range []struct {
+		name   string
+		chunks int
+		keys   int // drawn from 0..keys-1, so that many repeat
+	}{
+		{"empty", 0, 1},
+		{"one chunk", 1, 50},
+		{"many chunks", 40, 5000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lists := make([][]uint64, keyParts*tc.chunks)
+			want := map[uint64]bool{}
+			for c := range tc.chunks {
+				for range 300 {
+					k := uint64(rng.IntN(tc.keys)) << 3
+					appendByPart(lists[c*keyParts:(c+1)*keyParts], k)
+					want[k] = true
+				}
+			}
+			var order [][]uint64
+			for _, workers := range []int{1, 2, 5} {
+				var ks keyShards
+				ks.reset(10)
+				var fresh [keyParts][]uint64
+				if err := ks.fill(context.Background(), workers, lists, &fresh); err != nil {
+					t.Fatal(err)
+				}
+				var got []uint64
+				for _, f := range fresh {
+					got = append(got, f...)
+				}
+				if len(got) != len(want) {
+					t.Errorf("%d workers: %d keys kept, want %d", workers, len(got), len(want))
+				}
+				for k := range want {
+					if !ks.has(k) {
+						t.Errorf("%d workers: key %d missing", workers, k)
+					}
+				}
+				if ks.has(1) {
+					t.Errorf("%d workers: holds a key never added", workers)
+				}
+				order = append(order, got)
+			}
+			for i := 1; i < len(order); i++ {
+				if diff := cmp.Diff(order[0], order[i]); diff != "" {
+					t.Errorf("order differs with the number of workers (-1 worker +more):\n%s", diff)
+				}
+			}
+		})
 	}
 }

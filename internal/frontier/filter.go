@@ -90,9 +90,9 @@ type demandList struct {
 const pow3x18 = 387420489
 
 // keepDemands returns a list of the demands of parts, one part after the
-// other, from the kernel when it
-// is large: on the Go heap, the collector would let as much garbage grow
-// beside the lists before it ran, memory no limit sees.
+// other, from the kernel when it is large: on the Go heap, the collector
+// would let as much garbage grow beside the lists before it ran, memory no
+// limit sees.
 func (f *board) keepDemands(parts ...[]uint64) demandList {
 	n := 0
 	for _, ds := range parts {
