@@ -228,7 +228,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 	}
 	res.Tours, res.Undirected, res.ByLength = out.Tours, out.Undirected, out.ByLength
 	res.Work.States, res.Work.PeakStates, res.Work.PeakBytes, res.Work.Limbs = out.States, out.PeakStates, out.PeakBytes, out.Limbs
-	res.Work.Passes, res.Work.Narrowed, res.Work.Width = out.Passes, out.Narrowed, out.Width
+	res.Work.Passes, res.Work.Narrowed, res.Work.Width, res.Work.DemandTime = out.Passes, out.Narrowed, out.Width, out.DemandTime
 	if out.ShardAt >= 0 {
 		res.Work.PartedAt, res.Work.Followed = out.ShardAt, out.Followed
 	}
@@ -240,7 +240,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 // MergeDP adds the DPCounts of the shards of one frontier count (see
 // WithShard), given in any order, into the whole count's: Tours,
 // Undirected, ByLength and Narrowed are the sums, and Workers, PeakStates,
-// PeakBytes, Passes, Limbs and Elapsed the most that one shard had or
+// PeakBytes, Passes, Limbs, Elapsed and DemandTime the most that one shard had or
 // needed, which is what a machine running one must have (as in
 // MergeStats).
 // States is nil: the shards reach some states alike, so the whole count's
@@ -285,6 +285,7 @@ func MergeDP(parts ...*DPCount) (*DPCount, error) {
 		out.Work.Passes, out.Work.Limbs = max(out.Work.Passes, p.Work.Passes), max(out.Work.Limbs, p.Work.Limbs)
 		out.Work.Narrowed += p.Work.Narrowed
 		out.Work.Elapsed = max(out.Work.Elapsed, p.Work.Elapsed)
+		out.Work.DemandTime = max(out.Work.DemandTime, p.Work.DemandTime)
 	}
 	if err := shard.Complete(ids); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMerge, err)

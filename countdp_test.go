@@ -432,6 +432,10 @@ func TestCountDPDemands(t *testing.T) {
 				t.Errorf("%dx%d: %d states after square %d, more than the %d kept without the demands", b.rows, b.cols, got.Work.States[v], v, all.Work.States[v])
 			}
 		}
+		if got.Work.DemandTime <= 0 || got.Work.DemandTime > got.Work.Elapsed || all.Work.DemandTime != 0 {
+			t.Errorf("%dx%d: DemandTime %v of %v, and %v keeping every state; want a part of the time, and 0 without demands",
+				b.rows, b.cols, got.Work.DemandTime, got.Work.Elapsed, all.Work.DemandTime)
+		}
 		t.Logf("%dx%d %d options: peak %d states, %d keeping every state", b.rows, b.cols, len(b.opts), got.Work.PeakStates, all.Work.PeakStates)
 	}
 }

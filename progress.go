@@ -70,6 +70,11 @@ type Work struct {
 	// shorter side, or its longer with WithAcross. The states grow
 	// about tenfold or more with each square of width.
 	Width int
+	// DemandTime is the part of Elapsed that CountDP took before its
+	// first square, finding which demands of the frontier squares can
+	// still end in a tour (Progress.Demands), or reading them back from
+	// beside its checkpoint.
+	DemandTime time.Duration
 }
 
 // Progress is a snapshot of a running search, passed to the function given

@@ -40,6 +40,10 @@ type countResult struct {
 	Shard     int      `json:"shard"`
 	Shards    int      `json:"shards"`
 	ElapsedMS float64  `json:"elapsed_ms"`
+	// DemandsMS is, of elapsed_ms, the time a frontier count took before
+	// its first square to find (or read back) the demands a tour can
+	// still meet.
+	DemandsMS float64 `json:"demands_ms,omitempty"`
 	// For -method dp: distinct partial solutions, most at once and per
 	// square added, and the memory they took.
 	PeakStates int   `json:"peak_states,omitempty"`
@@ -312,6 +316,7 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 	res.Count, res.Workers, res.Tasks = dp.Tours, dp.Work.Workers, len(dp.Work.States)
 	res.PeakStates, res.PeakBytes, res.States, res.ByLength = dp.Work.PeakStates, dp.Work.PeakBytes, dp.Work.States, dp.ByLength
 	res.ElapsedMS = float64(dp.Work.Elapsed) / float64(time.Millisecond)
+	res.DemandsMS = float64(dp.Work.DemandTime) / float64(time.Millisecond)
 	made := 0
 	for _, n := range dp.Work.States[dp.Work.Resumed:] {
 		made += n

@@ -241,13 +241,13 @@ func mergeDP(out *countResult, counts []*countResult) error {
 			Tours: c.Count, Undirected: c.Count, ByLength: c.ByLength, Work: knightstour.Work{
 				States: c.States, PeakStates: c.PeakStates, PeakBytes: c.PeakBytes, Workers: c.Workers,
 				PartedAt: c.PartedAt, Followed: c.Followed, Passes: c.Passes, Narrowed: c.Narrowed, Width: c.Width,
-				Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond))}}
+				Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond)), DemandTime: time.Duration(c.DemandsMS * float64(time.Millisecond))}}
 	}
 	whole, err := knightstour.MergeDP(parts...)
 	if err != nil {
 		return err
 	}
-	out.Count, out.ByLength, out.Workers, out.ElapsedMS = whole.Tours, whole.ByLength, 0, 0
+	out.Count, out.ByLength, out.Workers, out.ElapsedMS, out.DemandsMS = whole.Tours, whole.ByLength, 0, 0, 0
 	out.PeakStates, out.PeakBytes, out.Passes, out.Narrowed = whole.Work.PeakStates, whole.Work.PeakBytes, whole.Work.Passes, whole.Work.Narrowed
 	out.States, out.Resumed, out.Shard, out.Shards, out.PartedAt, out.Followed = nil, 0, 0, 1, 0, 0
 	out.StatesPerSecond = 0 // each shard's is its own machine's

@@ -49,6 +49,10 @@ type Result struct {
 	// Width is the squares of each column the count added: the board's
 	// shorter side, or its longer with Config.Across.
 	Width int
+	// DemandTime is how long the count took, before its first square, to
+	// find the demands a tour can still meet, or to read them back from
+	// beside its checkpoint; 0 with Config.AllDemands.
+	DemandTime time.Duration
 	// ShardAt is, for a shard, the number of squares added before the
 	// shards parted; -1 for a whole count. Followed is how many of the
 	// States[ShardAt-1] states there the shard followed: the Followed of all
@@ -202,9 +206,11 @@ func (r *counter) count(ctx context.Context, begin time.Time, res *Result) (undi
 	}
 	defer stop()
 	if !cfg.AllDemands {
+		found := time.Now()
 		if r.vb, err = r.demands(ctx); err != nil {
 			return nil, err
 		}
+		res.DemandTime = time.Since(found)
 		defer r.vb.free()
 		// The demand passes leave their sets and buffers as garbage, more
 		// than the filters they keep (8x9: 4 GB), which the process would
