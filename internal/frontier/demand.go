@@ -198,11 +198,7 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 	vb.after[f.n-1] = newFilter([]uint64{0}, f.varies(f.n-1))
 	var after keyShards
 	after.reset(1)
-	var last [keyParts][]uint64
-	appendByPart(last[:], 0)
-	if err := after.fill(ctx, 1, last[:], nil); err != nil {
-		return nil, err
-	}
+	after.add(0)
 	for v := f.n - 1; v >= 1; v-- {
 		notEnd := r.notEnd(&f.shifts[v])
 		ds := &occur[v-1]

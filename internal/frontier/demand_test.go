@@ -247,6 +247,9 @@ func TestKeyShards(t *testing.T) {
 				if ks.has(1) {
 					t.Errorf("%d workers: holds a key never added", workers)
 				}
+				if !ks.add(1) || ks.add(1) || !ks.has(1) {
+					t.Errorf("%d workers: add of a new key, then of it again, then has, not true, false, true", workers)
+				}
 				order = append(order, got)
 			}
 			for i := 1; i < len(order); i++ {

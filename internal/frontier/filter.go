@@ -335,6 +335,13 @@ func (ks *keyShards) has(key uint64) bool {
 	return ks[keyPart(h)].has(key, h)
 }
 
+// add inserts key and reports whether it was new: one key, where fill
+// takes many on many workers.
+func (ks *keyShards) add(key uint64) bool {
+	h := hashKey(key)
+	return ks[keyPart(h)].add(key, h)
+}
+
 // appendByPart appends key to parts[i], where i is the key's part of a
 // keyShards: parts are the lists a chunk of work hands to fill.
 func appendByPart(parts [][]uint64, key uint64) {
