@@ -61,7 +61,8 @@ func TestDecode(t *testing.T) {
 }
 
 // TestKeys encodes random windows of boards whose keys are not packed, up
-// to the most pairs of ends their squares hold (nine on 18 squares), and
+// to the most pairs of ends their squares hold (nine on 18 squares), their
+// labels as a step leaves them (encodeFrom), and
 // checks that decoding gives back each window with its labels named in
 // order from the far end, and that every key, z-state included, stays
 // below 4*span, the bits the board's mixer takes.
@@ -86,11 +87,19 @@ func TestKeys(t *testing.T) {
 			if rng.IntN(4) == 0 {
 				pairs = f.slots / 2
 			}
-			perm := rng.Perm(f.slots)
+			// Labels as a step leaves them: named by decode, in any
+			// order, and at times one pair made by linkSlots.
+			perm, names := rng.Perm(f.slots), rng.Perm(pairs)
+			linked, link := -1, uint8(24+rng.IntN(f.slots+1))
+			if pairs > 0 && rng.IntN(2) == 0 {
+				linked = rng.IntN(pairs)
+			}
 			for i, p := range perm {
 				switch {
+				case i/2 == linked:
+					a[p] = link
 				case i < 2*pairs:
-					a[p] = uint8(24 + i/2) // labels as link makes them
+					a[p] = uint8(slotLabel + names[i/2])
 				default:
 					a[p] = uint8(rng.IntN(slotLabel))
 				}
