@@ -256,10 +256,12 @@ func (e *emitter) take(g int, parts [][]uint64) [][]uint64 {
 
 // A binPool hands out the bins emitters fill and takes them back after
 // a merge, so that later buckets reuse memory instead of allocating and
-// zeroing it again. Its bins are carved from an arena of their own and
-// all go back to the kernel when the step is done: from the Go heap they
-// would linger as garbage until a collection, and the process would hold
-// up to twice the memory the count records.
+// zeroing it again. Its bins are carved from an arena of their own, kept
+// from one buffered step to the next, and go back to the kernel when a
+// step goes lean, when the count ends, or, some, where the merge buffers
+// need their room (leave): from the Go heap they would linger as garbage
+// until a collection, and the process would hold up to twice the memory
+// the count records.
 type binPool struct {
 	mu    sync.Mutex
 	free  [][]uint64
