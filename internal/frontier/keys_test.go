@@ -62,10 +62,11 @@ func TestDecode(t *testing.T) {
 
 // TestKeys encodes random windows of boards whose keys are not packed, up
 // to the most pairs of ends their squares hold (nine on 18 squares), their
-// labels as a step leaves them (encodeFrom), and
-// checks that decoding gives back each window with its labels named in
-// order from the far end, and that every key, z-state included, stays
-// below 4*span, the bits the board's mixer takes.
+// labels as a step leaves them (encodeFrom), and checks that each key is
+// the one made digit by digit (encodeGrowing), that decoding gives back
+// the window with its labels named in order from the far end, and that
+// every key, z-state included, stays below 4*span, the bits the board's
+// mixer takes.
 func TestKeys(t *testing.T) {
 	for _, cfg := range []Config{
 		{Rows: 9, Cols: 9, Sweep: SweepNarrow},
@@ -106,6 +107,9 @@ func TestKeys(t *testing.T) {
 			}
 			z := rng.IntN(4)
 			key := f.encodeFrom(&a, z, &from)
+			if digits := f.encodeGrowing(&a, z, &from); key != digits {
+				t.Fatalf("%+v: window %v, z %d: key %d, digit by digit %d", cfg, a[:f.slots], z, key, digits)
+			}
 			if key >= 4*f.span || key>>f.mixer.bits != 0 {
 				t.Fatalf("%+v: window %v: key %d, past 4*span %d", cfg, a[:f.slots], key, 4*f.span)
 			}
