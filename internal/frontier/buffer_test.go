@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -113,5 +114,63 @@ func TestMergerMemory(t *testing.T) {
 	m.free()
 	if got := mem.used.Load(); got != 0 {
 		t.Errorf("%d bytes counted after free, want 0", got)
+	}
+}
+
+// TestSortMarked checks that a bucket sorted into its groups by the marks
+// its emitter wrote (sortMarked) holds, group by group, the states that
+// hashing each key again puts there (sortBucket) where the emitter marks
+// none, for states of one limb and of two.
+func TestSortMarked(t *testing.T) {
+	const bbits, sub, markAt = 3, 4, 58 // 7 rows: keys of 14 nibbles and z
+	for _, k := range []int{1, 2} {
+		mem := &memory{limit: 1 << 30}
+		pool := newBinPool(k, mem)
+		by := grouping{byDemand: true, zShift: markAt - 2}
+		plain := newEmitter(1<<bbits, 64-bbits, k, by, pool)
+		marked := newEmitter(1<<bbits, 64-bbits, k, by, pool)
+		marked.markKeys(markAt, sub)
+		for _, e := range []*emitter{plain, marked} {
+			e.keep(0, 1<<(bbits+sub), bbits+sub, nil)
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		val := make([]uint64, k)
+		for i := range 20000 {
+			key := rng.Uint64() & (1<<markAt - 1)
+			val[0], val[k-1] = uint64(i), uint64(i)+7
+			for range 1 + i%2 { // some states made twice
+				plain.emit(key, val)
+				marked.emit(key, val)
+			}
+		}
+		byHash := &merger{k: k, by: by, mem: mem}
+		byMark := &merger{k: k, by: by, mem: mem}
+		for b := range 1 << bbits {
+			hashed, read := plain.take(b, nil), marked.take(b, nil)
+			if err := byHash.sortBucket(hashed, 64-bbits-sub, sub); err != nil {
+				t.Fatal(err)
+			}
+			if err := byMark.sortMarked(read, marked.counts[b<<sub:(b+1)<<sub], markAt); err != nil {
+				t.Fatal(err)
+			}
+			for g := range 1 << sub {
+				want := byHash.sorted[byHash.at[g]:byHash.at[g+1]]
+				got := byMark.sorted[byMark.at[g]:byMark.at[g+1]]
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("%d limbs, bucket %d, group %d (-rehashed +marked):\n%s", k, b, g, diff)
+				}
+			}
+			if len(byMark.sorted) == 0 {
+				t.Fatalf("%d limbs, bucket %d: no states", k, b)
+			}
+			pool.put(hashed)
+			pool.put(read)
+		}
+		if err := byMark.sortMarked(nil, []uint32{1, 0}, markAt); err == nil {
+			t.Errorf("%d limbs: no error from counts of a state the bins do not hold", k)
+		}
+		byHash.free()
+		byMark.free()
+		pool.release()
 	}
 }

@@ -46,6 +46,9 @@ func (s *stepper) buffered(part *stepPart) error {
 	}
 	for _, w := range s.ws {
 		w.buffered = newEmitter(1<<bbits, 64-bbits, k, by, bins)
+		if r.f.packed && r.f.zInKey {
+			w.buffered.markKeys(uint(4*r.f.slots+2), s.gbits-bbits)
+		}
 		w.lean = nil
 	}
 	s.classes = &classifier{f: r.f}
@@ -134,7 +137,19 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) (
 		}
 		parts[wi] = bp
 		runs := bp // a bucket of one group needs no sorting
-		if sub > 0 {
+		switch {
+		case sub > 0 && s.ws[0].buffered.markAt != 0:
+			m.counts = append(m.counts[:0], s.ws[0].buffered.counts[i<<sub:(i+1)<<sub]...)
+			for _, w := range s.ws[1:] {
+				for j, c := range w.buffered.counts[i<<sub : (i+1)<<sub] {
+					m.counts[j] += c
+				}
+			}
+			if err := m.sortMarked(bp, m.counts, s.ws[0].buffered.markAt); err != nil {
+				return err
+			}
+			bins.put(bp)
+		case sub > 0:
 			if err := m.sortBucket(bp, 64-s.gbits, sub); err != nil {
 				return err
 			}

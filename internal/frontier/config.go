@@ -95,6 +95,10 @@ type Config struct {
 	// passPart, for tests, when above 0, makes every lean step with its
 	// layer on disk in passes of at most this part of the next layer.
 	passPart float64
+	// groupStates, for tests, when above 0, is about how many states a
+	// group of the next layer holds, in place of the step's own figure:
+	// a small board then takes many groups to a bucket of a buffered step.
+	groupStates int
 	// compact, for tests, keeps every layer on disk compact, however small.
 	compact bool
 	// noMirror, for tests, keeps every state as it is, not the lesser of

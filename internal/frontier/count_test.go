@@ -40,6 +40,39 @@ func TestCount(t *testing.T) {
 	}
 }
 
+// TestCountSmallGroups checks counts whose buffered steps take many
+// groups to a bucket, so that the merge sorts each bucket into groups: by
+// the marks the emitters wrote into keys with room for them (6 and 7
+// rows), and by hashing each key again where there is none (8 rows, and
+// 7 rows with more groups to a bucket than the room), against the same
+// counts in few groups.
+func TestCountSmallGroups(t *testing.T) {
+	cfgs := []Config{
+		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5},
+		{Rows: 7, Cols: 5, Mode: FromStart, StartRow: 6, Across: true}, // room for 6 bits
+		{Rows: 5, Cols: 6, Mode: FreeEnds, AllLengths: true},
+		{Rows: 8, Cols: 4, Mode: Closed, Sweep: SweepNarrow, Across: true},   // 16 nibbles
+		{Rows: 8, Cols: 3, Mode: FreeEnds, Sweep: SweepNarrow, Across: true}, // base 11
+	}
+	var got, want [][]string
+	for _, cfg := range cfgs {
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		var counts []string
+		for _, per := range []int{0, 1} {
+			cfg.groupStates = per
+			res, err := Count(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("%+v: %v", cfg, err)
+			}
+			counts = append(counts, fmt.Sprint(countsOf(res)))
+		}
+		got, want = append(got, counts), append(want, []string{counts[0], counts[0]})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("counts in few groups and in groups of about one state (-want +got):\n%s", diff)
+	}
+}
+
 func TestCountRefusesBadConfig(t *testing.T) {
 	for _, cfg := range []Config{
 		{Rows: 0, Cols: 4, Workers: 1, MemoryLimit: 1 << 20},

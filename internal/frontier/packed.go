@@ -131,11 +131,11 @@ func (w *worker) finishPacked(x window, z int, free, ends uint32, complete, cano
 		// the costliest part of making it. On 7x8 from the corner at
 		// -memory 600M (up to 7 passes a square) that spares 14% of the
 		// renamings.
-		if g, ok := e.bucket(w.r.f.withZ(c, z)); ok {
+		if h, ok := e.bucket(w.r.f.withZ(c, z)); ok {
 			if !canon {
 				c = relabel(c)
 			}
-			e.put(g, w.r.f.withZ(c, z), val)
+			e.put(h, w.r.f.withZ(c, z), val)
 		}
 		return
 	}

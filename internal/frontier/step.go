@@ -78,6 +78,9 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if !lean {
 		perGroup = bufferedStates / 3
 	}
+	if r.cfg.groupStates > 0 {
+		perGroup = r.cfg.groupStates
+	}
 	for s.gbits < maxGroupBits && s.newStates()>>s.gbits > perGroup || lean && 64-r.f.mixer.bits+s.gbits < minCountBits {
 		s.gbits++
 	}
