@@ -49,7 +49,7 @@ func TestCount(t *testing.T) {
 func TestCountSmallGroups(t *testing.T) {
 	cfgs := []Config{
 		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5},
-		{Rows: 7, Cols: 5, Mode: FromStart, StartRow: 6, Across: true}, // room for 6 bits
+		{Rows: 7, Cols: 4, Mode: FromStart, StartRow: 6, Across: true}, // room for 2 bits
 		{Rows: 5, Cols: 6, Mode: FreeEnds, AllLengths: true},
 		{Rows: 8, Cols: 4, Mode: Closed, Sweep: SweepNarrow, Across: true},   // 16 nibbles
 		{Rows: 8, Cols: 3, Mode: FreeEnds, Sweep: SweepNarrow, Across: true}, // base 11
