@@ -41,12 +41,18 @@ func (w *worker) expandPacked(key uint64, val []uint64) {
 	if none {
 		w.finishPacked(x, z, free, ends, false, true, val)
 	}
+	fs := x.far(s)
+	var fc [4]int // the far end of each candidate's piece of path
+	for m := linked(one, &pairs); m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		fc[i] = x.far(int(cand[i]))
+	}
 	for i := range nc {
 		if one>>i&1 == 0 && pairs[i] == 0 {
 			continue
 		}
 		bends, bfree := takeEdge(ends, free, self|1<<cand[i])
-		b, complete, ok := x.link(s, int(cand[i]), freshFirst, closed)
+		b, complete, ok := x.link(s, int(cand[i]), fs, fc[i], freshFirst, closed)
 		if !ok {
 			continue
 		}
@@ -60,7 +66,7 @@ func (w *worker) expandPacked(key uint64, val []uint64) {
 		}
 		for m := pairs[i]; m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
-			if c, complete, ok := b.link(s, int(cand[j]), freshSecond, closed); ok {
+			if c, complete, ok := b.link(s, int(cand[j]), fc[i], secondFar(fc[j], int(cand[i]), s), freshSecond, closed); ok {
 				cends, cfree := takeEdge(bends, bfree, self|1<<cand[j])
 				w.finishPacked(c, z, cfree, cends, complete, false, val)
 			}

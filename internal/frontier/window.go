@@ -110,12 +110,12 @@ func nibbleKinds(word uint64) (free, ends uint32) {
 	return squeeze(^(word | word>>1 | word>>2 | word>>3)), squeeze(word>>1 | word>>2 | word>>3)
 }
 
-// link adds the edge a-b to x, labelling a newly joined pair with fresh,
-// a label no canonical state uses. It reports whether the edge closes the
-// cycle (which must then be the whole tour) and false if it closes a cycle
-// that cannot be one.
-func (x window) link(a, b int, fresh uint64, closed bool) (out window, complete, ok bool) {
-	fa, fb := x.far(a), x.far(b)
+// link adds the edge a-b to x, where fa and fb are the far ends of a and
+// b (far), labelling a newly joined pair with fresh, a label no canonical
+// state uses. It reports whether the edge closes the cycle (which must
+// then be the whole tour) and false if it closes a cycle that cannot be
+// one.
+func (x window) link(a, b, fa, fb int, fresh uint64, closed bool) (out window, complete, ok bool) {
 	if fa == b || fa < 0 && fb < 0 {
 		if closed != (fa == b) {
 			return x, false, false

@@ -215,13 +215,19 @@ func (w *worker) expandDecoded(d *decoded, val []uint64) {
 	if none {
 		w.finish(a, z, free, false, val)
 	}
+	fs := far(&a, s)
+	var fc [4]int8 // the far end of each candidate's piece of path
+	for m := linked(one, &pairs); m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		fc[i] = far(&a, cand[i])
+	}
 	for i := range nc {
 		if one>>i&1 == 0 && pairs[i] == 0 {
 			continue
 		}
 		bfree := free &^ (self | 1<<cand[i]) // an edge leaves neither end unused
 		b := a
-		complete, ok := linkSlots(&b, s, cand[i], closed)
+		complete, ok := linkSlots(&b, s, cand[i], fs, fc[i], closed)
 		if !ok {
 			continue
 		}
@@ -234,11 +240,34 @@ func (w *worker) expandDecoded(d *decoded, val []uint64) {
 		for m := pairs[i]; m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
 			c := b
-			if complete, ok := linkSlots(&c, s, cand[j], closed); ok {
+			if complete, ok := linkSlots(&c, s, cand[j], fc[i], secondFar(fc[j], cand[i], s), closed); ok {
 				w.finish(c, z, bfree&^(1<<cand[j]), complete, val)
 			}
 		}
 	}
+}
+
+// linked returns the candidates that some choice of a step links (one,
+// and both of each pair): those whose far ends the step needs.
+func linked(one uint32, pairs *[4]uint32) uint32 {
+	for i, p := range pairs {
+		if p != 0 {
+			one |= 1<<i | p
+		}
+	}
+	return one
+}
+
+// secondFar returns the far end, after the step's first edge (from the
+// new square s, which had none, to candidate first), of a candidate whose
+// far end before it was f: s where the candidate's piece of path was
+// first's, which the edge extended to s, else f. The new square's own far
+// end after the edge is first's before it.
+func secondFar[P int8 | int](f, first, s P) P {
+	if f == first {
+		return s
+	}
+	return f
 }
 
 // memoBits is the log2 of the entries of a worker's memo of choices: 2^13
@@ -400,11 +429,12 @@ func gatherBytes(m uint64) uint64 {
 	return (m >> 7) * 0x0102040810204080 >> 56
 }
 
-// linkSlots adds the edge x-y. It reports whether the edge closes the cycle
-// (which must then be the whole tour) and false if it closes a cycle that
-// cannot be one.
-func linkSlots(a *slotCodes, x, y int8, closed bool) (complete, ok bool) {
-	fx, fy := far(a, x), far(a, y)
+// linkSlots adds the edge x-y, where fx and fy are the far ends of x and
+// y (far): the step finds those of its candidates once, before its first
+// edge, and knows them after it (secondFar). It reports whether the edge
+// closes the cycle (which must then be the whole tour) and false if it
+// closes a cycle that cannot be one.
+func linkSlots(a *slotCodes, x, y, fx, fy int8, closed bool) (complete, ok bool) {
 	if fx == y || fx < 0 && fy < 0 {
 		// A cycle: without z it is a closed tour, through z an open one.
 		if closed != (fx == y) {
