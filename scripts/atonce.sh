@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Times a frontier count with the binary of an older commit and with the
+# work tree's at the same time, one worker each, each pinned to its own
+# core and the cores swapped every round, and prints each round's
+# processor time (user and system) and the new binary's share of the old
+# one's, then their geometric mean. On a machine whose speed drifts from
+# minute to minute (runs of one binary a third apart), two binaries that
+# run together see the same machine, where runs one after the other
+# (scripts/against.sh) do not. It needs two cores and taskset.
+#
+#   scripts/atonce.sh OLD                          # 7x7 from the corner, 4 rounds
+#   ROUNDS=6 scripts/atonce.sh c87ce89 -free -across 8x5
+#
+# Both counts must agree; the script stops if they do not.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+old=${1:?usage: scripts/atonce.sh OLD [COUNT ARGS]}
+shift
+args=("$@")
+if [ ${#args[@]} -eq 0 ]; then
+	args=(7x7)
+fi
+ROUNDS=${ROUNDS:-4}
+tmp=$(mktemp -d)
+cleanup() {
+	git worktree remove --force "$tmp/old" >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+git worktree add --detach "$tmp/old" "$old" >/dev/null 2>&1
+(cd "$tmp/old" && go build -o "$tmp/kt-old" ./cmd/knightstour)
+go build -o "$tmp/kt-new" ./cmd/knightstour
+
+echo "| round | $old, s | new, s | new / $old |"
+echo "|---|---|---|---|"
+for round in $(seq "$ROUNDS"); do
+	a=$((round % 2)) b=$((1 - round % 2))
+	/usr/bin/time -f "%U %S" -o "$tmp/time-old" taskset -c "$a" "$tmp/kt-old" count -method dp -quiet -workers 1 "${args[@]}" > "$tmp/out-old" &
+	/usr/bin/time -f "%U %S" -o "$tmp/time-new" taskset -c "$b" "$tmp/kt-new" count -method dp -quiet -workers 1 "${args[@]}" > "$tmp/out-new" &
+	wait
+	if ! cmp -s <(head -1 "$tmp/out-old") <(head -1 "$tmp/out-new"); then
+		echo "${args[*]}: $old counts $(head -1 "$tmp/out-old"), the work tree $(head -1 "$tmp/out-new")" >&2
+		exit 1
+	fi
+	read -r u0 s0 < "$tmp/time-old"
+	read -r u1 s1 < "$tmp/time-new"
+	echo "$round $u0 $s0 $u1 $s1"
+done | python3 -c '
+import math, sys
+ratios = []
+for line in sys.stdin:
+    r, u0, s0, u1, s1 = line.split()
+    t0, t1 = float(u0) + float(s0), float(u1) + float(s1)
+    ratios.append(t1 / t0)
+    print(f"| {r} | {t0:.2f} | {t1:.2f} | {t1 / t0:.3f} |", flush=True)
+if not ratios:
+    sys.exit(1)
+g = math.exp(sum(map(math.log, ratios)) / len(ratios))
+print(f"\ngeometric mean of new / old: {g:.3f} over {len(ratios)} rounds ({min(ratios):.3f} to {max(ratios):.3f})")
+'
