@@ -14,15 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 old=${1:?usage: scripts/against.sh OLD}
 ROUNDS=${ROUNDS:-1}
-tmp=$(mktemp -d)
-cleanup() {
-	git worktree remove --force "$tmp/old" >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-git worktree add --detach "$tmp/old" "$old" >/dev/null 2>&1
-(cd "$tmp/old" && go build -o "$tmp/kt-old" ./cmd/knightstour)
-go build -o "$tmp/kt-new" ./cmd/knightstour
+# shellcheck source=scripts/twobinaries.sh
+. scripts/twobinaries.sh "$old"
 
 # run BIN BOARD: prints "seconds count states" of one count.
 run() {

@@ -21,15 +21,8 @@ if [ ${#args[@]} -eq 0 ]; then
 	args=(7x7)
 fi
 ROUNDS=${ROUNDS:-4}
-tmp=$(mktemp -d)
-cleanup() {
-	git worktree remove --force "$tmp/old" >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-git worktree add --detach "$tmp/old" "$old" >/dev/null 2>&1
-(cd "$tmp/old" && go build -o "$tmp/kt-old" ./cmd/knightstour)
-go build -o "$tmp/kt-new" ./cmd/knightstour
+# shellcheck source=scripts/twobinaries.sh
+. scripts/twobinaries.sh "$old"
 
 echo "| round | $old, s | new, s | new / $old |"
 echo "|---|---|---|---|"
