@@ -104,3 +104,25 @@ func TestNineByNineColumns(t *testing.T) {
 		t.Errorf("nineByNineColumns (-want +got):\n%s", diff)
 	}
 }
+
+func TestReplaceSection(t *testing.T) {
+	const md = "# T\n\n## A\n\na\n\n## B\n\nb\n\n### B1\n\nb1\n\n## C\n\nc\n"
+	for _, tc := range []struct {
+		name, section, want string
+		fails               bool
+	}{
+		{"middle", "## B\n\nnew\n\n", "# T\n\n## A\n\na\n\n## B\n\nnew\n\n## C\n\nc\n", false},
+		{"first", "## A\n\nnew\n\n", "# T\n\n## A\n\nnew\n\n## B\n\nb\n\n### B1\n\nb1\n\n## C\n\nc\n", false},
+		{"last", "## C\n\nnew\n", "# T\n\n## A\n\na\n\n## B\n\nb\n\n### B1\n\nb1\n\n## C\n\nnew\n", false},
+		{"missing", "## D\n\nnew\n", "", true},
+		{"heading's prefix", "## Bee\n\nnew\n", "", true},
+	} {
+		got, err := replaceSection(md, tc.section)
+		if (err != nil) != tc.fails {
+			t.Errorf("%s: error %v, want one: %v", tc.name, err, tc.fails)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
