@@ -174,8 +174,48 @@ func BenchmarkEncodeKey18(b *testing.B) { benchEncode(b, 9, 9, SweepNarrow) }
 // keep them: 16 nibbles leave no room for z.
 func BenchmarkEncodeKey16(b *testing.B) { benchEncode(b, 8, 8, SweepNarrow) }
 
+// BenchmarkEncodePairs16 encodes windows of 16 squares whose labels are
+// pairs, 2 to 7 of them and one at times made by linkSlots, as the wide
+// squares of 8 x n with free ends hold them.
+func BenchmarkEncodePairs16(b *testing.B) {
+	f, windows := randomWindows(b, 8, 8, SweepNarrow)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for i := range windows {
+		pairWindow(&windows[i], f.slots, 2+rng.IntN(6), rng)
+	}
+	benchWindows(b, f, windows)
+}
+
+// pairWindow fills positions 1..slots of a with pairs labels, a tenth of
+// them made by linkSlots, one square leading to z at most, and the rest
+// free or done.
+func pairWindow(a *slotCodes, slots, pairs int, rng *rand.Rand) {
+	pos := rng.Perm(slots)
+	for i, j := range rng.Perm(8)[:pairs] {
+		c := uint8(slotLabel + j)
+		if rng.IntN(10) == 0 {
+			c = 24
+		}
+		a[1+pos[2*i]], a[1+pos[2*i+1]] = c, c
+	}
+	for k, p := range pos[2*pairs:] {
+		switch {
+		case k == 0 && rng.IntN(2) == 0:
+			a[1+p] = slotToZ
+		case rng.IntN(2) == 0:
+			a[1+p] = slotFree
+		default:
+			a[1+p] = slotDone
+		}
+	}
+}
+
 func benchEncode(b *testing.B, rows, cols int, sweep Sweep) {
 	f, windows := randomWindows(b, rows, cols, sweep)
+	benchWindows(b, f, windows)
+}
+
+func benchWindows(b *testing.B, f *board, windows []slotCodes) {
 	var sum uint64
 	for b.Loop() {
 		for i := range windows {
