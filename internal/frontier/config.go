@@ -112,6 +112,9 @@ type Config struct {
 	// group (stepper.proj).
 	onRead       func(states int)
 	noProjection bool
+	// sparseDemands, for tests, keeps the sets of the demand passes as
+	// hash sets on every board (see demandSet).
+	sparseDemands bool
 }
 
 // check refuses a Config no count can be made of.

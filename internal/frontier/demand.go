@@ -142,7 +142,7 @@ func (r *counter) viability(ctx context.Context, first uint64) (*viability, erro
 func (r *counter) demandsForward(ctx context.Context, first uint64, occur []demandList) ([]uint64, error) {
 	f := r.f
 	var made chunkBufs
-	var seen keyShards
+	seen := r.newDemandSet()
 	var fresh [keyParts][]uint64 // a square's demands, by part of seen, before they are kept at their size
 	start := f.keepDemands([]uint64{first})
 	cur := &start
@@ -155,7 +155,7 @@ func (r *counter) demandsForward(ctx context.Context, first uint64, occur []dema
 			for i := lo; i < hi; i++ {
 				n := r.demandStep(v, cur.at(i), &notEnd, &out)
 				for _, d := range out[:n] {
-					appendByPart(parts, d)
+					seen.appendByPart(parts, d)
 				}
 			}
 		})
@@ -196,7 +196,7 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 		}
 	}()
 	vb.after[f.n-1] = newFilter([]uint64{0}, f.varies(f.n-1))
-	var after keyShards
+	after := r.newDemandSet()
 	after.reset(1)
 	after.add(0)
 	for v := f.n - 1; v >= 1; v-- {
@@ -214,7 +214,7 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 				n := r.demandStep(v, d, &notEnd, &out)
 				for _, c := range out[:n] {
 					if after.has(c) {
-						appendByPart(parts, d)
+						after.appendByPart(parts, d)
 						break
 					}
 				}
@@ -230,7 +230,7 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 			ends := bufs[chunks*keyParts:]
 			for i := range ds.n {
 				if d := ds.at(i); r.f.endsBoard(d) {
-					appendByPart(ends, d) // some twice: a filter and a keySet take that
+					after.appendByPart(ends, d) // some twice: a filter and a demandSet take that
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -256,6 +257,55 @@ func TestKeyShards(t *testing.T) {
 				if diff := cmp.Diff(order[0], order[i]); diff != "" {
 					t.Errorf("order differs with the number of workers (-1 worker +more):\n%s", diff)
 				}
+			}
+		})
+	}
+}
+
+// TestDenseDemands checks that the demand passes make the same filters
+// with their sets as bits (demandSet) as with hash sets: on boards of 7
+// rows, from a start with and without a pair, 6x5 with free ends of every
+// length, and across boards 8 long (17 squares a window); and on 1 worker
+// as on 2.
+func TestDenseDemands(t *testing.T) {
+	for _, tc := range []struct {
+		cfg    Config
+		paired bool
+	}{
+		{Config{Rows: 7, Cols: 5, Mode: FromStart, StartRow: 6, Sweep: SweepNarrow}, true},
+		{Config{Rows: 7, Cols: 4, Mode: FromStart, StartRow: 3, StartCol: 2}, false},
+		{Config{Rows: 6, Cols: 5, Mode: FreeEnds, AllLengths: true}, false},
+		{Config{Rows: 3, Cols: 8, Mode: FreeEnds, Across: true}, false},
+		{Config{Rows: 8, Cols: 4, Mode: Closed, Across: true}, false},
+	} {
+		cfg := tc.cfg
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		t.Run(fmt.Sprintf("%v %dx%d", cfg.Mode, cfg.Rows, cfg.Cols), func(t *testing.T) {
+			f := mustBoard(t, cfg)
+			var words [3][][]uint64
+			for i, sparse := range []bool{false, true, false} {
+				cfg.sparseDemands, cfg.Workers = sparse, 2-i/2 // the last on one worker
+				r := newCounter(f, cfg)
+				if r.paired != tc.paired {
+					t.Fatalf("paired %v, want %v", r.paired, tc.paired)
+				}
+				if s := r.newDemandSet(); (s.bits == nil) != sparse {
+					t.Fatalf("sparseDemands %v: bits %v", sparse, s.bits != nil)
+				}
+				vb, err := r.viability(context.Background(), f.packDemand(0, 0, r.firstZ()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, fl := range vb.after {
+					words[i] = append(words[i], slices.Clone(fl.words))
+				}
+				vb.free()
+			}
+			if diff := cmp.Diff(words[1], words[0]); diff != "" {
+				t.Errorf("filters differ (-hash sets +bits):\n%s", diff)
+			}
+			if diff := cmp.Diff(words[2], words[0]); diff != "" {
+				t.Errorf("filters differ (-1 worker +2):\n%s", diff)
 			}
 		})
 	}

@@ -43,9 +43,10 @@
 //     (passes.go), the count's settings and progress reports (config.go),
 //     and the checkpoint's manifest (manifest.go).
 //   - Step: the counter (counter.go); a worker expanding states
-//     (worker.go, packed.go); the demand passes (demand.go) and their file
-//     (demandfile.go); one step's machinery (stepper.go) and checkpoints
-//     (checkpoint.go); the plan of passes (plan.go); the lean and buffered
-//     steps (lean.go, buffered.go); and the step that picks one (step.go).
+//     (worker.go, packed.go); the demand passes (demand.go), their sets
+//     (demandset.go) and their file (demandfile.go); one step's machinery
+//     (stepper.go) and checkpoints (checkpoint.go); the plan of passes
+//     (plan.go); the lean and buffered steps (lean.go, buffered.go); and
+//     the step that picks one (step.go).
 //   - Count: Count and its Result (count.go).
 package frontier
