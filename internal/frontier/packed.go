@@ -43,12 +43,12 @@ func (w *worker) expandPacked(key uint64, val []uint64) {
 	}
 	fs := x.far(s)
 	var fc [4]int // the far end of each candidate's piece of path
-	for m := linked(one, &pairs); m != 0; m &= m - 1 {
+	for m := linked(one, pairs); m != 0; m &= m - 1 {
 		i := bits.TrailingZeros32(m)
 		fc[i] = x.far(int(cand[i]))
 	}
 	for i := range nc {
-		if one>>i&1 == 0 && pairs[i] == 0 {
+		if one>>i&1 == 0 && pairs.of(i) == 0 {
 			continue
 		}
 		bends, bfree := takeEdge(ends, free, self|1<<cand[i])
@@ -64,7 +64,7 @@ func (w *worker) expandPacked(key uint64, val []uint64) {
 		if complete {
 			continue
 		}
-		for m := pairs[i]; m != 0; m &= m - 1 {
+		for m := pairs.of(i); m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
 			if c, complete, ok := b.link(s, int(cand[j]), fc[i], secondFar(fc[j], int(cand[i]), s), freshSecond, closed); ok {
 				cends, cfree := takeEdge(bends, bfree, self|1<<cand[j])

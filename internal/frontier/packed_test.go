@@ -170,3 +170,32 @@ func TestReflectNibbles(t *testing.T) {
 		}
 	}
 }
+
+// TestLinked checks linked and pairSet against the candidates taken, one
+// at a time, for every set of pairs of four candidates and every set of
+// single edges.
+func TestLinked(t *testing.T) {
+	for x := range 1 << 16 {
+		ps := pairSet(x)
+		for one := range uint32(16) {
+			want := one
+			for i := range 4 {
+				var with uint32
+				for j := range 4 {
+					if x>>(4*i+j)&1 != 0 {
+						with |= 1 << j
+					}
+				}
+				if got := ps.of(i); got != with {
+					t.Fatalf("pairSet(%#x).of(%d) = %b, want %b", x, i, got, with)
+				}
+				if with != 0 {
+					want |= 1<<i | with
+				}
+			}
+			if got := linked(one, ps); got != want {
+				t.Fatalf("linked(%b, %#x) = %b, want %b", one, x, got, want)
+			}
+		}
+	}
+}

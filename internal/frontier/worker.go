@@ -217,12 +217,12 @@ func (w *worker) expandDecoded(d *decoded, val []uint64) {
 	}
 	fs := far(&a, s)
 	var fc [4]int8 // the far end of each candidate's piece of path
-	for m := linked(one, &pairs); m != 0; m &= m - 1 {
+	for m := linked(one, pairs); m != 0; m &= m - 1 {
 		i := bits.TrailingZeros32(m)
 		fc[i] = far(&a, cand[i])
 	}
 	for i := range nc {
-		if one>>i&1 == 0 && pairs[i] == 0 {
+		if one>>i&1 == 0 && pairs.of(i) == 0 {
 			continue
 		}
 		bfree := free &^ (self | 1<<cand[i]) // an edge leaves neither end unused
@@ -237,7 +237,7 @@ func (w *worker) expandDecoded(d *decoded, val []uint64) {
 		if complete {
 			continue
 		}
-		for m := pairs[i]; m != 0; m &= m - 1 {
+		for m := pairs.of(i); m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
 			c := b
 			if complete, ok := linkSlots(&c, s, cand[j], fc[i], secondFar(fc[j], cand[i], s), closed); ok {
@@ -249,14 +249,20 @@ func (w *worker) expandDecoded(d *decoded, val []uint64) {
 
 // linked returns the candidates that some choice of a step links (one,
 // and both of each pair): those whose far ends the step needs.
-func linked(one uint32, pairs *[4]uint32) uint32 {
-	for i, p := range pairs {
-		if p != 0 {
-			one |= 1<<i | p
-		}
-	}
-	return one
+func linked(one uint32, pairs pairSet) uint32 {
+	x := uint32(pairs)
+	some := (x | x>>1 | x>>2 | x>>3) & 0x1111 // a bit at 4i where i takes a second edge
+	return one | (some|some>>3|some>>6|some>>9)&15 | (x|x>>4|x>>8|x>>12)&15
 }
+
+// A pairSet holds, for each of a step's up to four candidates i, the
+// later candidates j that can be taken with it: bit 4i+j. Four bits a
+// candidate in one word, where an array of four was stored a word at a
+// time and read back whole, which waited for the stores.
+type pairSet uint32
+
+// of returns the candidates that can be taken with candidate i.
+func (ps pairSet) of(i int) uint32 { return uint32(ps) >> (4 * i) & 15 }
 
 // secondFar returns the far end, after the step's first edge (from the
 // new square s, which had none, to candidate first), of a candidate whose
@@ -337,20 +343,20 @@ func (w *worker) memoAt(ends, free uint32, z int) int {
 // each costs several lookups in tables larger than the processor's
 // caches: a small memo per worker and step keeps the answers for recent
 // demands.
-func (w *worker) options(at int, ends, free uint32, z int, cand []int8, room int) (none bool, one uint32, pairs [4]uint32) {
+func (w *worker) options(at int, ends, free uint32, z int, cand []int8, room int) (none bool, one uint32, pairs pairSet) {
 	key := memoKey(ends, free, z)
 	e := &w.memo[at]
 	if *e&(1<<memoKeyBits-1) != key {
 		none = w.viable(ends, free, z)
 		one, pairs = w.choices(ends, free, z, cand, room)
-		val := uint64(one)<<1 | uint64(pairs[0])<<5 | uint64(pairs[1])<<9 | uint64(pairs[2])<<13 | uint64(pairs[3])<<17
+		val := uint64(one)<<1 | uint64(pairs)<<5
 		if none {
 			val |= 1
 		}
 		*e = key | val<<memoKeyBits
 	}
 	val := uint32(*e >> memoKeyBits)
-	return val&1 != 0, val >> 1 & 15, [4]uint32{val >> 5 & 15, val >> 9 & 15, val >> 13 & 15, val >> 17 & 15}
+	return val&1 != 0, val >> 1 & 15, pairSet(val >> 5 & 0xffff)
 }
 
 // choices returns, as bits, the candidates i whose edge to the new square
@@ -358,7 +364,7 @@ func (w *worker) options(at int, ends, free uint32, z int, cand []int8, room int
 // candidates j that can be taken with it where the square has room for
 // two: where the demands rule a choice out, expand skips the work of
 // linking.
-func (w *worker) choices(ends, free uint32, z int, cand []int8, room int) (one uint32, pairs [4]uint32) {
+func (w *worker) choices(ends, free uint32, z int, cand []int8, room int) (one uint32, pairs pairSet) {
 	self := uint32(1) << w.r.f.slots
 	for i := range cand {
 		bends, bfree := takeEdge(ends, free, self|1<<cand[i])
@@ -370,7 +376,7 @@ func (w *worker) choices(ends, free uint32, z int, cand []int8, room int) (one u
 		}
 		for j := i + 1; j < len(cand); j++ {
 			if cends, cfree := takeEdge(bends, bfree, self|1<<cand[j]); w.viable(cends, cfree, z) {
-				pairs[i] |= 1 << j
+				pairs |= 1 << (4*i + j)
 			}
 		}
 	}
