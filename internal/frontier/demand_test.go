@@ -265,8 +265,8 @@ func TestKeyShards(t *testing.T) {
 // TestDenseDemands checks that the demand passes make the same filters
 // with their sets as bits (demandSet) as with hash sets: on boards of 7
 // rows, from a start with and without a pair, 6x5 with free ends of every
-// length, and across boards 8 long (17 squares a window); and on 1 worker
-// as on 2.
+// length, and across boards 8 and 9 long (17 and 18 squares a window);
+// and on 1 worker as on 2.
 func TestDenseDemands(t *testing.T) {
 	for _, tc := range []struct {
 		cfg    Config
@@ -277,9 +277,11 @@ func TestDenseDemands(t *testing.T) {
 		{Config{Rows: 6, Cols: 5, Mode: FreeEnds, AllLengths: true}, false},
 		{Config{Rows: 3, Cols: 8, Mode: FreeEnds, Across: true}, false},
 		{Config{Rows: 8, Cols: 4, Mode: Closed, Across: true}, false},
+		{Config{Rows: 3, Cols: 9, Mode: FreeEnds, Across: true, Sweep: SweepNarrow, MemoryLimit: 4 << 30}, false},
+		{Config{Rows: 3, Cols: 9, Mode: FromStart, StartRow: 2, Across: true, Sweep: SweepNarrow, MemoryLimit: 8 << 30}, true},
 	} {
 		cfg := tc.cfg
-		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		cfg.Workers, cfg.MemoryLimit = 2, max(cfg.MemoryLimit, 1<<30)
 		t.Run(fmt.Sprintf("%v %dx%d", cfg.Mode, cfg.Rows, cfg.Cols), func(t *testing.T) {
 			f := mustBoard(t, cfg)
 			var words [3][][]uint64

@@ -9,13 +9,14 @@ import (
 
 // A demandSet is the set of a square's demands in the demand passes: the
 // demands seen so far going forward, or those viable after the square
-// going back. Where the board's demands are few enough to be counted (up
-// to 8 rows: 4 z-states, times 2 with a pair of starts, times 3 needs for
-// each of up to 17 squares), it is a bit for every possible demand, by
-// its number in base 3 (demandSet.code): a look-up is three reads of a small
-// table and one of the bits, where a hash set hashes the demand and reads
-// a slot of a table far larger than the processor's caches. Elsewhere it
-// is a keyShards.
+// going back. Where the bits of every demand the board could have fit
+// the memory limit at ease (4 z-states, times 2 with a pair of starts,
+// times 3 needs for each square of the window: 21.5 MB on 8 rows, 194 or
+// 387 MB on 9), it is a bit for each, by the demand's number in base 3
+// (demandSet.code): a look-up is three reads of a small table and one of
+// the bits, where a hash set hashes the demand and reads a slot of a
+// table far larger than the processor's caches. Elsewhere it is a
+// keyShards.
 //
 // Either way the set is in keyParts parts that workers fill at once, each
 // its own: by hash in a keyShards, by range of codes in the bits, so
@@ -35,11 +36,11 @@ type demandSet struct {
 	sparse     keyShards
 }
 
-// maxDenseDemands bounds the bits of a dense demandSet: 64 MiB. A window
-// of 16 squares takes 4 * 3^16 bits, 21.5 MB, one of 17 (8 rows across)
-// 64.6 MB; one of 18 (9 rows, 194 MB) takes a keyShards, whose size
-// follows the demands that occur.
-const maxDenseDemands = 1 << 29
+// denseShare is the most of the memory limit a dense demandSet takes, a
+// sixteenth: the passes hold the lists of a square's demands and, going
+// back, the filters beside it. A keyShards' size follows the demands that
+// occur, which on small boards are far fewer than the bits.
+const denseShare = 16
 
 // newDemandSet returns an empty set for the demands of the count's board,
 // with the pair bit (counter.pairBit) among them where it has a pair.
@@ -53,7 +54,7 @@ func (r *counter) newDemandSet() *demandSet {
 	if r.paired {
 		zStates = 8 // the pair bit is the z-state's third
 	}
-	if n := zStates * s.zPlace; n <= maxDenseDemands && !r.cfg.sparseDemands {
+	if n := zStates * s.zPlace; int64(n/8) <= r.mem.limit/denseShare && !r.cfg.sparseDemands {
 		s.bits = make([]uint64, (n+63)/64)
 		s.partShift = uint(max(6, bits.Len64(n-1)-keyPartBits))
 		s.blockShift = min(s.partShift, 6+9) // blocks of up to 512 words
