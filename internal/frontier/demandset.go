@@ -162,16 +162,13 @@ func (s *demandSet) fill(ctx context.Context, workers int, lists [][]uint64, fre
 		if fresh != nil {
 			out = fresh[i][:0]
 		}
-		for j := i; j < len(lists); j += keyParts {
-			list := lists[j]
-			for at := 0; at < len(list); at += 1 << 16 { // lists of millions: look at ctx between pieces
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				for _, d := range list[at:min(len(list), at+1<<16)] {
-					if s.set(s.code(d)) {
-						out = append(out, d)
-					}
+		for piece := range partPieces(lists, i) {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			for _, d := range piece {
+				if s.set(s.code(d)) && fresh != nil {
+					out = append(out, d)
 				}
 			}
 		}

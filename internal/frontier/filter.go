@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"context"
+	"iter"
 	"math/bits"
 
 	"github.com/euler1758/knightstour/internal/pool"
@@ -349,6 +350,22 @@ func appendByPart(parts [][]uint64, key uint64) {
 	parts[i] = append(parts[i], key)
 }
 
+// partPieces yields the keys of part i of lists, those of lists[j] for
+// each j%keyParts == i, in order, in pieces of at most 1<<16: a fill looks
+// at its context between pieces, as lists may hold millions.
+func partPieces(lists [][]uint64, i int) iter.Seq[[]uint64] {
+	return func(yield func([]uint64) bool) {
+		for j := i; j < len(lists); j += keyParts {
+			list := lists[j]
+			for lo := 0; lo < len(list); lo += 1 << 16 {
+				if !yield(list[lo:min(len(list), lo+1<<16)]) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // fill adds the keys of lists to the set, where lists[j] holds keys of
 // part j%keyParts only (appendByPart), a part on each of up to workers
 // workers (the worker pool). Unless fresh is nil, it sets fresh[i] to the
@@ -361,16 +378,13 @@ func (ks *keyShards) fill(ctx context.Context, workers int, lists [][]uint64, fr
 		if fresh != nil {
 			out = fresh[i][:0]
 		}
-		for j := i; j < len(lists); j += keyParts {
-			list := lists[j]
-			for lo := 0; lo < len(list); lo += 1 << 16 { // lists of millions: look at ctx between pieces
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				for _, k := range list[lo:min(len(list), lo+1<<16)] {
-					if s.add(k, hashKey(k)) && fresh != nil {
-						out = append(out, k)
-					}
+		for piece := range partPieces(lists, i) {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			for _, k := range piece {
+				if s.add(k, hashKey(k)) && fresh != nil {
+					out = append(out, k)
 				}
 			}
 		}
