@@ -68,12 +68,7 @@ func (r *counter) newDemandSet() *demandSet {
 // square the lowest, below its z-state (with the pair bit).
 func (s *demandSet) code(d uint64) uint64 {
 	one, two, z := s.f.unpackDemand(d)
-	c := uint64(z) * s.zPlace
-	for k := range 3 {
-		sh := 6 * uint(k)
-		c += uint64(sixNeeds[one>>sh&63|two>>sh&63<<6]) * pow729[k]
-	}
-	return c
+	return uint64(z)*s.zPlace + needsCode(one, two)
 }
 
 // part returns the part of the set that holds d.

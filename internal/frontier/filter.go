@@ -114,16 +114,24 @@ func (f *board) keepDemands(parts ...[]uint64) demandList {
 	for _, ds := range parts {
 		for _, d := range ds {
 			one, two, z := d&mask, d>>l.shift&mask, d>>(2*l.shift)
-			code := z * pow3x18
-			for k := range 3 {
-				s := 6 * uint(k)
-				code += uint64(sixNeeds[one>>s&63|two>>s&63<<6]) * pow729[k]
-			}
+			code := z*pow3x18 + needsCode(uint32(one), uint32(two))
 			l.words[i/2] |= code << (32 * uint(i%2))
 			i++
 		}
 	}
 	return l
+}
+
+// needsCode returns the needs of a demand's squares, one more edge at the
+// bits of one and two at those of two, as a number in base 3: the first
+// square's the lowest digit.
+func needsCode(one, two uint32) uint64 {
+	var c uint64
+	for k := range 3 {
+		s := 6 * uint(k)
+		c += uint64(sixNeeds[one>>s&63|two>>s&63<<6]) * pow729[k]
+	}
+	return c
 }
 
 // pow729 is 729^k, the place of the needs of squares 6k..6k+5.
