@@ -74,7 +74,7 @@ func (s *demandSet) code(d uint64) uint64 {
 // part returns the part of the set that holds d.
 func (s *demandSet) part(d uint64) int {
 	if s.bits == nil {
-		return keyPart(hashKey(d))
+		return s.sparse.part(d)
 	}
 	return int(s.code(d) >> s.partShift)
 }

@@ -351,12 +351,8 @@ func (ks *keyShards) add(key uint64) bool {
 	return ks[keyPart(h)].add(key, h)
 }
 
-// appendByPart appends key to parts[i], where i is the key's part of a
-// keyShards: parts are the lists a chunk of work hands to fill.
-func appendByPart(parts [][]uint64, key uint64) {
-	i := keyPart(hashKey(key))
-	parts[i] = append(parts[i], key)
-}
+// part returns the part of the set that holds key.
+func (ks *keyShards) part(key uint64) int { return keyPart(hashKey(key)) }
 
 // partPieces yields the keys of part i of lists, those of lists[j] for
 // each j%keyParts == i, in order, in pieces of at most 1<<16: a fill looks
@@ -375,7 +371,7 @@ func partPieces(lists [][]uint64, i int) iter.Seq[[]uint64] {
 }
 
 // fill adds the keys of lists to the set, where lists[j] holds keys of
-// part j%keyParts only (appendByPart), a part on each of up to workers
+// part j%keyParts only (keyShards.part), a part on each of up to workers
 // workers (the worker pool). Unless fresh is nil, it sets fresh[i] to the
 // keys new to part i, in the order of lists, reusing its array. It stops
 // early if ctx is done.
