@@ -3,8 +3,6 @@ package frontier
 import (
 	"context"
 	"math/bits"
-
-	"github.com/euler1758/knightstour/internal/pool"
 )
 
 // A demandSet is the set of a square's demands in the demand passes: the
@@ -148,29 +146,18 @@ func (s *demandSet) fill(ctx context.Context, workers int, lists [][]uint64, fre
 	if s.bits == nil {
 		return s.sparse.fill(ctx, workers, lists, fresh)
 	}
-	err := pool.Run(ctx, workers, keyParts, func(_, i int) error {
+	err := fillParts(ctx, workers, lists, fresh, func(i int) {
 		if s.stale {
 			per := 1 << (s.partShift - s.blockShift) // blocks a part
 			s.clearBlocks(min(len(s.dirty), i*per), min(len(s.dirty), (i+1)*per))
 		}
-		var out []uint64
-		if fresh != nil {
-			out = fresh[i][:0]
-		}
-		for piece := range partPieces(lists, i) {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			for _, d := range piece {
-				if s.set(s.code(d)) && fresh != nil {
-					out = append(out, d)
-				}
+	}, func(_ int, piece, out []uint64, keep bool) []uint64 {
+		for _, d := range piece {
+			if s.set(s.code(d)) && keep {
+				out = append(out, d)
 			}
 		}
-		if fresh != nil {
-			fresh[i] = out
-		}
-		return nil
+		return out
 	})
 	if err == nil {
 		s.stale = false

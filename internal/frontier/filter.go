@@ -376,8 +376,29 @@ func partPieces(lists [][]uint64, i int) iter.Seq[[]uint64] {
 // keys new to part i, in the order of lists, reusing its array. It stops
 // early if ctx is done.
 func (ks *keyShards) fill(ctx context.Context, workers int, lists [][]uint64, fresh *[keyParts][]uint64) error {
-	return pool.Run(ctx, workers, keyParts, func(_, i int) error {
+	return fillParts(ctx, workers, lists, fresh, nil, func(i int, piece, out []uint64, keep bool) []uint64 {
 		s := &ks[i]
+		for _, k := range piece {
+			if s.add(k, hashKey(k)) && keep {
+				out = append(out, k)
+			}
+		}
+		return out
+	})
+}
+
+// fillParts fills a set of keyParts parts from lists, a part on each of
+// up to workers workers (the worker pool): for part i, begin(i) unless
+// begin is nil, then add on each piece of the part's keys (partPieces),
+// which appends to out the keys new to the set where keep; fresh[i], unless
+// fresh is nil, gets them, reusing its array. A piece, not a key, goes
+// through the function value, so the sets' own loops stay tight. It stops
+// early if ctx is done.
+func fillParts(ctx context.Context, workers int, lists [][]uint64, fresh *[keyParts][]uint64, begin func(i int), add func(i int, piece, out []uint64, keep bool) []uint64) error {
+	return pool.Run(ctx, workers, keyParts, func(_, i int) error {
+		if begin != nil {
+			begin(i)
+		}
 		var out []uint64
 		if fresh != nil {
 			out = fresh[i][:0]
@@ -386,11 +407,7 @@ func (ks *keyShards) fill(ctx context.Context, workers int, lists [][]uint64, fr
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			for _, k := range piece {
-				if s.add(k, hashKey(k)) && fresh != nil {
-					out = append(out, k)
-				}
-			}
+			out = add(i, piece, out, fresh != nil)
 		}
 		if fresh != nil {
 			fresh[i] = out
