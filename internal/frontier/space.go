@@ -32,7 +32,9 @@ const pageWords = 4096 / 8
 func newSpace(mem *memory, words int) *space {
 	sp := &space{mem: mem}
 	if words > 0 {
-		if w, err := allocWords(words); err == nil {
+		// The tables the pass starts with fill their mapping from its
+		// first states on: in huge pages at once.
+		if w, err := allocHuge(words); err == nil {
 			sp.chunks, sp.rest = append(sp.chunks, w), w
 		}
 	}
