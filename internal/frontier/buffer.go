@@ -180,7 +180,9 @@ func (n *narrowing) groups() int {
 }
 
 // follow makes the emitter give up the buckets the pass gave up since it
-// last looked, their bins back to the pool.
+// last looked, their bins back to the pool, and with them, where keys are
+// marked, the counts of their groups: the merge checks each bucket's bins
+// against its counts.
 func (e *emitter) follow() {
 	end := int(e.nar.end.Load())
 	if end >= e.end {
@@ -189,6 +191,9 @@ func (e *emitter) follow() {
 	var bins [][]uint64
 	for b := end; b < e.end; b++ {
 		bins = e.take(b, bins)
+	}
+	if e.markAt != 0 {
+		clear(e.counts[end<<e.sub : e.end<<e.sub])
 	}
 	e.pool.put(bins)
 	e.end = end
