@@ -1,0 +1,62 @@
+package frontier
+
+import (
+	"math/rand/v2"
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// allocSmall returns n zeroed words in small pages only, all faulted in:
+// the tables of a pass where the kernel found no room for huge pages.
+func allocSmall(n int) ([]uint64, error) {
+	w, err := allocWords(n)
+	if err != nil {
+		return nil, err
+	}
+	const madvNoHugepage = 15
+	syscall.Syscall(syscall.SYS_MADVISE, uintptr(unsafe.Pointer(&w[0])), uintptr(n*8), madvNoHugepage)
+	for i := 0; i < n; i += pageWords {
+		w[i] = 0
+	}
+	return w, nil
+}
+
+// BenchmarkProbe adds one to words at random in 1 GiB of memory mapped in
+// small pages and in the huge ones allocHuge asks for, 1024 words at a
+// time, reading them all first as stager.flush does: what a probe into a
+// pass's tables costs where neither the words nor their page table
+// entries are in the processor's caches (ns/probe).
+func BenchmarkProbe(b *testing.B) {
+	const words = 1 << 30 / 8
+	for _, pages := range []struct {
+		name  string
+		alloc func(int) ([]uint64, error)
+	}{{"small", allocSmall}, {"huge", allocHuge}} {
+		b.Run(pages.name, func(b *testing.B) {
+			w, err := pages.alloc(words)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer freeWords(w)
+			rng := rand.New(rand.NewPCG(1, 2))
+			var at [1024]int
+			var sum uint64
+			for b.Loop() {
+				for j := range at {
+					at[j] = int(rng.Uint64N(words))
+				}
+				for _, i := range at {
+					sum += w[i]
+				}
+				for _, i := range at {
+					w[i]++
+				}
+			}
+			if sum == 1 {
+				b.Log("") // keeps the reads
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(at)), "ns/probe")
+		})
+	}
+}
