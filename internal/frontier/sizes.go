@@ -31,5 +31,9 @@ const bufferedStates = 1 << 13
 // a tenth of it and took 27 minutes in 5; square 63 took 13 minutes in 10
 // lean passes. By the narrow sweep the same squares, with a few percent
 // fewer states, were buffered in 6 and 3 passes and took 4 and 2 minutes,
-// and square 59 took 11 minutes in 10 buffered passes.
+// and square 59 took 11 minutes in 10 buffered passes. Past a dozen the
+// buffered passes, each reading the whole layer, cost more than the lean
+// ones: 8x7 with free ends of every length at -memory 560M made squares
+// 41 and 42 lean in 7 passes each, in 24 and 32 s; buffered, with no
+// bound on the passes, they took 45 and 37 passes and 42 and 35 s.
 const maxBufferedPasses = 12
