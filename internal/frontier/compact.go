@@ -203,7 +203,7 @@ func decodeBlock(data []byte, entries []uint64, stride int, o keyOrder) (int, er
 	body := data[head : head+int(size)]
 	last := uint64(0)
 	for i := 0; i < len(entries); i += stride {
-		d, m := binary.Uvarint(body)
+		d, m := readUvarint(body)
 		if m <= 0 {
 			return 0, fmt.Errorf("%w: a layer block ends after %d of %d states", ErrCheckpoint, i/stride, len(entries)/stride)
 		}
@@ -211,7 +211,7 @@ func decodeBlock(data []byte, entries []uint64, stride int, o keyOrder) (int, er
 		last += d
 		entries[i] = o.key(last)
 		for j := i + 1; j < i+stride; j++ {
-			limb, m := binary.Uvarint(body)
+			limb, m := readUvarint(body)
 			if m <= 0 {
 				return 0, fmt.Errorf("%w: a layer block ends in a count", ErrCheckpoint)
 			}
@@ -223,4 +223,27 @@ func decodeBlock(data []byte, entries []uint64, stride int, o keyOrder) (int, er
 		return 0, fmt.Errorf("%w: a layer block holds %d bytes more than its states", ErrCheckpoint, len(body))
 	}
 	return head + int(size), nil
+}
+
+// readUvarint is binary.Uvarint without a branch on each byte: where the
+// varint ends within the next 8 bytes, as all but the widest do, it loads
+// them as one word, finds the end by the first clear top bit, and packs
+// the 7-bit groups together in three steps. A pass reads three varints a
+// state of every block of the layer, whose lengths vary at random, and
+// binary.Uvarint's loop mispredicted most of them: BenchmarkDecodeBlock
+// took 44 ns a state.
+func readUvarint(b []byte) (uint64, int) {
+	if len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if stops := ^x & 0x8080808080808080; stops != 0 {
+			n := bits.TrailingZeros64(stops)/8 + 1
+			x &= 1<<(8*n) - 1 // 0 - 1 for all 8 bytes: every bit
+			x &= 0x7f7f7f7f7f7f7f7f
+			x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+			x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+			x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
+			return x, n
+		}
+	}
+	return binary.Uvarint(b)
 }

@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -129,6 +130,72 @@ func BenchmarkEncode(b *testing.B) {
 	var e encoder
 	for b.Loop() {
 		e.encode(entries, stride, keyOrder{})
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/state")
+}
+
+// TestReadUvarint checks readUvarint against binary.Uvarint on the varint
+// of a value of every width, followed by bytes at random and cut at every
+// length, and on bytes at random, which include varints too long and
+// varints cut short.
+func TestReadUvarint(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var inputs [][]byte
+	for width := range 65 {
+		for range 20 {
+			v := rng.Uint64() >> (64 - width)
+			if width == 0 {
+				v = 0
+			}
+			b := binary.AppendUvarint(nil, v)
+			for range rng.IntN(10) {
+				b = append(b, byte(rng.Uint32()))
+			}
+			for cut := range len(b) + 1 {
+				inputs = append(inputs, b[:cut])
+			}
+		}
+	}
+	for range 20000 {
+		b := make([]byte, rng.IntN(14))
+		for i := range b {
+			b[i] = byte(rng.Uint32()) | byte(rng.IntN(2))<<7 // top bits set more often than not
+		}
+		inputs = append(inputs, b)
+	}
+	for _, b := range inputs {
+		gv, gn := readUvarint(b)
+		wv, wn := binary.Uvarint(b)
+		if gv != wv || gn != wn {
+			t.Fatalf("readUvarint(% x) = %d, %d; binary.Uvarint gives %d, %d", b, gv, gn, wv, wn)
+		}
+	}
+}
+
+// BenchmarkDecodeBlock decodes the blocks of a group of 2^14 states as a
+// pass reads them from a compact layer of 8 rows: mixes that share their
+// top bits (2^44 apart at most), and counts of two limbs, mostly small,
+// reporting ns/state.
+func BenchmarkDecodeBlock(b *testing.B) {
+	const n, stride = groupStates, 3
+	rng := rand.New(rand.NewPCG(5, 6))
+	m := newMixer(61)
+	o := keyOrder{m: &m}
+	entries := make([]uint64, n*stride)
+	for i := range n {
+		entries[i*stride] = m.unmix(0x1234<<44 | rng.Uint64N(1<<44))
+		entries[i*stride+1] = rng.Uint64N(1 << (4 * rng.IntN(8)))
+	}
+	var e encoder
+	data, blocks := e.encode(entries, stride, o)
+	out := make([]uint64, chunkStates*stride)
+	for b.Loop() {
+		for i, at := range blocks {
+			states := min(chunkStates, n-i*chunkStates)
+			if _, err := decodeBlock(data[at:], out[:states*stride], stride, o); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/state")
 }
