@@ -37,3 +37,7 @@ const bufferedStates = 1 << 13
 // 41 and 42 lean in 7 passes each, in 24 and 32 s; buffered, with no
 // bound on the passes, they took 45 and 37 passes and 42 and 35 s.
 const maxBufferedPasses = 12
+
+// hugeWords is the size from which memory is mapped in huge pages where
+// the kernel has them (allocWords, allocHuge): 4 MiB.
+const hugeWords = 4 << 20 / 8

@@ -5,9 +5,6 @@ import (
 	"unsafe"
 )
 
-// hugeWords is the size from which allocWords asks for huge pages: 4 MiB.
-const hugeWords = 4 << 20 / 8
-
 // allocWords returns n zeroed words of memory that the garbage collector
 // does not manage: mapped from the kernel, and unmapped by freeWords. The
 // layers and tables are nearly all of a count's memory and live and die
@@ -56,12 +53,11 @@ const (
 // could not fault in as huge. A huge page is only a hint at fault time,
 // which the kernel drops where free memory lies in small pieces, as it
 // does once the page cache fills the machine: one pass of 8x12 with free
-// ends found three quarters of its 9.4 GB of tables in small pages, where
-// a probe costs a miss in the page tables too (BenchmarkLeanInsert on
-// 3 GB of tables: 246 ns a state in small pages, 193 in huge ones).
-// Gathering is synchronous, about a second a gigabyte where nothing was
-// huge, against minutes of probing; kernels without it leave the mapping
-// as allocWords does.
+// ends found three quarters of its 9 GiB of tables in small pages, where
+// a probe costs a miss in the page tables too (BenchmarkProbe: about 80
+// ns a probe in small pages, 55 in huge ones). Gathering is synchronous,
+// about a second a gigabyte where nothing was huge, against minutes of
+// probing; kernels without it leave the mapping as allocWords does.
 func allocHuge(n int) ([]uint64, error) {
 	w, err := allocWords(n)
 	if err != nil || n < hugeWords {

@@ -12,5 +12,5 @@ func freeWords(w []uint64) error { return nil }
 // discardWords leaves w as it is: the garbage collector frees the whole.
 func discardWords(w []uint64) {}
 
-// allocHuge is allocWords: huge pages are the kernel's.
+// allocHuge is allocWords: memory that is not mapped asks for no page size.
 func allocHuge(n int) ([]uint64, error) { return allocWords(n) }
