@@ -35,7 +35,8 @@ const bufferedStates = 1 << 13
 // buffered passes, each reading the whole layer, cost more than the lean
 // ones: 8x7 with free ends of every length at -memory 560M made squares
 // 41 and 42 lean in 7 passes each, in 24 and 32 s; buffered, with no
-// bound on the passes, they took 45 and 37 passes and 42 and 35 s.
+// bound on the passes (a test build), they took 45 and 37 passes and 42
+// and 35 s.
 const maxBufferedPasses = 12
 
 // hugeWords is the size from which memory is mapped in huge pages where
