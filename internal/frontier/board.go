@@ -398,18 +398,6 @@ func (f *board) stays(v, q int) bool {
 	return v >= 0 && v < f.n && q >= 0 && q < f.slots && f.shifts[v].next[q] >= 0
 }
 
-// classPositions reports whether pos, read from a checkpoint, can tell
-// the classes of a step's passes before square v: distinct window
-// positions that stay in the window after v.
-func (f *board) classPositions(v int, pos []int) bool {
-	for i, q := range pos {
-		if !f.stays(v, q) || slices.Contains(pos[:i], q) {
-			return false
-		}
-	}
-	return true
-}
-
 // colour returns the colour of square v, 1 where (row+col) is odd.
 func (f *board) colour(v int) int {
 	return (v/f.w + f.rows[v%f.w]) % 2

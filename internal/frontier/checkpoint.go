@@ -40,16 +40,14 @@ func (r *counter) loadParts(rec *partsRecord, v, groups int, whole bool) (*class
 		return nil, nil
 	}
 	bad := func() error {
-		return fmt.Errorf("classes of groups told by positions %v in ranges %v", rec.Positions, rec.Ranges)
+		return fmt.Errorf("classes of groups told by positions %v and splits %v in ranges %v", rec.Positions, rec.Splits, rec.Ranges)
 	}
-	if len(rec.Positions) == 0 || len(rec.Positions) > maxClassPositions {
+	pt := rec.partition()
+	if len(rec.Positions) == 0 || !r.f.validPartition(v, pt) {
 		return nil, bad()
 	}
-	if !r.f.classPositions(v, rec.Positions) {
-		return nil, bad()
-	}
-	classes := classesBy(len(rec.Positions))
-	cp := &classParts{pos: slices.Clone(rec.Positions)}
+	classes := pt.count()
+	cp := &classParts{partition: pt}
 	next := uint64(0)
 	for _, rg := range rec.Ranges {
 		if rg[0] != next || rg[1] < rg[0] || rg[1] > uint64(groups) || rg[2] == 0 || rg[2] != allClasses && rg[2]>>classes != 0 {
@@ -363,7 +361,8 @@ func (r *counter) openLayer(ctx context.Context, sums []fileSum, recs [][4]int64
 // opens its files.
 func (r *counter) openPart(ctx context.Context, m *manifest, raw bool) error {
 	p := m.Step
-	classes := classesBy(len(p.Positions))
+	pt := p.partition()
+	classes := pt.count()
 	switch {
 	case raw:
 		return errors.New("a step in passes in a checkpoint of raw layers")
@@ -371,8 +370,8 @@ func (r *counter) openPart(ctx context.Context, m *manifest, raw bool) error {
 		return fmt.Errorf("the step under way adds square %d, not %d", p.Square+1, m.Squares+1)
 	case p.GroupBits < 0 || p.GroupBits > maxGroupBits:
 		return fmt.Errorf("a step of 2^%d groups", p.GroupBits)
-	case len(p.Positions) > maxClassPositions || len(p.Left) == 0 || p.Passes < 1:
-		return fmt.Errorf("a step in passes (done: %d, left: %d, class positions: %d)", p.Passes, len(p.Left), len(p.Positions))
+	case len(p.Left) == 0 || p.Passes < 1:
+		return fmt.Errorf("a step in passes (done: %d, left: %d)", p.Passes, len(p.Left))
 	case len(p.Total) != m.Limbs || p.Cut != nil && len(p.Cut) != m.Limbs:
 		return errors.New("a step's totals of the wrong size")
 	case p.Followed < 0 || p.Followed > int64(m.States[m.Squares-1]) || p.States < 0:
@@ -380,8 +379,8 @@ func (r *counter) openPart(ctx context.Context, m *manifest, raw bool) error {
 	case p.Grouping != int(groupsAsKeys) && (p.Grouping != int(groupsByDemand) || r.f.packed || !p.Buffered):
 		return fmt.Errorf("a step whose states are grouped by rule %d", p.Grouping)
 	}
-	if !r.f.classPositions(p.Square, p.Positions) {
-		return fmt.Errorf("classes told by window positions %v", p.Positions)
+	if !r.f.validPartition(p.Square, pt) {
+		return fmt.Errorf("classes told by window positions %v and splits %v", p.Positions, p.Splits)
 	}
 	// The step's files are its own: it cuts them back, which must not
 	// touch the layer it expands.
@@ -399,8 +398,8 @@ func (r *counter) openPart(ctx context.Context, m *manifest, raw bool) error {
 			return fmt.Errorf("a pass %+v of a step of %d groups and %d classes", ps, groups, classes)
 		}
 	}
-	if p.Parts != nil && !slices.Equal(p.Parts.Positions, p.Positions) {
-		return fmt.Errorf("a step's passes by positions %v whose groups hold classes by %v", p.Positions, p.Parts.Positions)
+	if p.Parts != nil && !p.Parts.partition().equal(pt) {
+		return fmt.Errorf("a step's passes by positions %v and splits %v whose groups hold classes by %v and %v", p.Positions, p.Splits, p.Parts.Positions, p.Parts.Splits)
 	}
 	var err error
 	if p.files, p.groups, err = r.openLayer(ctx, p.Files, p.Groups, p.Kinds, m.Stride, int(p.States), false, true); err != nil {

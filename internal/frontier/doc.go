@@ -39,8 +39,8 @@
 //     (layer.go), layer files on disk (disk.go, diskguard.go) and their
 //     compact format (compact.go), the lean step's tables (table.go) and
 //     the buffered step's bins (buffer.go), the demand filters (filter.go).
-//   - Plan: the passes a step is cut into by classes of states
-//     (passes.go), the count's settings and progress reports (config.go),
+//   - Plan: the classes of states and how they split (classes.go), the
+//     passes a step is cut into by them (passes.go), the count's settings and progress reports (config.go),
 //     and the checkpoint's manifest (manifest.go).
 //   - Step: the counter (counter.go); a worker expanding states
 //     (worker.go, packed.go); the demand passes (demand.go), their sets

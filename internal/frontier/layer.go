@@ -59,10 +59,10 @@ func (l *layer) onDisk() bool {
 // memory a layer gives back there must be free for them.
 
 // classParts says which classes the groups of a layer hold: by the
-// window positions pos, groups [lo, hi) of each range hold only states
-// of its classes, and the ranges cover the layer's groups in order.
+// partition, groups [lo, hi) of each range hold only states of its
+// classes, and the ranges cover the layer's groups in order.
 type classParts struct {
-	pos    []int
+	partition
 	ranges []classRange
 }
 
@@ -81,16 +81,14 @@ func (cp *classParts) add(lo, hi int, classes uint64) {
 // window one square on, or nil if a position leaves the window in either
 // step.
 func (cp *classParts) moved(f *board, v int) *classParts {
-	if cp == nil || len(cp.pos) == 0 {
+	if cp == nil || cp.count() == 1 {
 		return nil
 	}
-	pos := make([]int, len(cp.pos))
-	for i, p := range cp.pos {
-		if pos[i] = int(f.shifts[v].next[p]); !f.stays(v+1, pos[i]) {
-			return nil
-		}
+	pt, ok := cp.partition.moved(f, v)
+	if !ok {
+		return nil
 	}
-	return &classParts{pos: pos, ranges: cp.ranges}
+	return &classParts{partition: pt, ranges: cp.ranges}
 }
 
 // usable reports whether a step that leaves the window positions keep
@@ -99,7 +97,7 @@ func (cp *classParts) usable(keep []int, groups int) bool {
 	if cp == nil {
 		return false
 	}
-	for _, p := range cp.pos {
+	for _, p := range cp.positions() {
 		if !slices.Contains(keep, p) {
 			return false
 		}
@@ -153,43 +151,38 @@ type projection []uint64
 // project returns the projection of cp's classes on c's, or nil where
 // they share no position and every group may hold every class.
 func project(cp *classParts, c *classifier) projection {
-	if cp == nil || len(cp.pos) == 0 || len(c.pos) == 0 {
+	if cp == nil || cp.count() == 1 || c.count() == 1 {
 		return nil
 	}
-	at := make([]int, len(cp.pos)) // where c looks at each of cp's positions, or -1
-	shared := false
-	for i, p := range cp.pos {
-		at[i] = slices.Index(c.pos, p)
-		shared = shared || at[i] >= 0
-	}
-	if !shared {
+	from, ok := cp.rules()
+	if !ok {
 		return nil
 	}
-	pr := make(projection, classesBy(len(cp.pos)))
-	for from := range pr {
-		for to := range c.count() {
-			agree := true
-			for i, j := range at {
-				if j >= 0 && kindIn(from, i, len(cp.pos)) != kindIn(to, j, len(c.pos)) {
-					agree = false
-					break
-				}
-			}
-			if agree {
-				pr[from] |= 1 << to
+	if !slices.ContainsFunc(cp.positions(), func(p int) bool { return slices.Contains(c.positions(), p) }) {
+		return nil
+	}
+	pr := make(projection, len(from))
+	for i, fr := range from {
+		for j, to := range c.rules {
+			if agree(fr, to) {
+				pr[i] |= 1 << j
 			}
 		}
 	}
 	return pr
 }
 
-// kindIn returns the kind at the i-th of n positions in a class, whose
-// last position is its lowest digit (classifier.class).
-func kindIn(class, i, n int) int {
-	for range n - 1 - i {
-		class /= 3
+// agree reports whether states may have both the kinds a and b: they
+// give no position different kinds.
+func agree(a, b []posKind) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.pos == y.pos && x.kind != y.kind {
+				return false
+			}
+		}
 	}
-	return class % 3
+	return true
 }
 
 // of returns the classes that the states of groups holding classes (of

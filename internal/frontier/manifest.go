@@ -82,10 +82,37 @@ type manifest struct {
 }
 
 // partsRecord is a classParts as a checkpoint writes it: the window
-// positions, and for each range of groups [lo, hi) its classes.
+// positions and splits of its partition, and for each range of groups
+// [lo, hi) its classes. Splits are unknown to counts before them, which
+// refuse a checkpoint that has them.
 type partsRecord struct {
 	Positions []int       `json:"positions"`
+	Splits    [][2]int    `json:"splits,omitempty"`
 	Ranges    [][3]uint64 `json:"ranges"`
+}
+
+// partition returns the partition rec records.
+func (rec *partsRecord) partition() partition {
+	return partition{pos: rec.Positions, splits: splitsOf(rec.Splits)}
+}
+
+// recordSplits returns splits as a checkpoint writes them: the class and
+// the window position of each.
+func recordSplits(splits []classSplit) [][2]int {
+	var out [][2]int
+	for _, s := range splits {
+		out = append(out, [2]int{s.class, s.pos})
+	}
+	return out
+}
+
+// splitsOf returns the splits a checkpoint wrote as rec.
+func splitsOf(rec [][2]int) []classSplit {
+	var out []classSplit
+	for _, s := range rec {
+		out = append(out, classSplit{s[0], s[1]})
+	}
+	return out
 }
 
 // record returns cp as a checkpoint of the layer groups writes it, or
@@ -103,7 +130,7 @@ func (cp *classParts) record(groups []group) *partsRecord {
 			kept[g+1]++
 		}
 	}
-	rec := &partsRecord{Positions: cp.pos, Ranges: make([][3]uint64, 0, len(cp.ranges))}
+	rec := &partsRecord{Positions: cp.pos, Splits: recordSplits(cp.splits), Ranges: make([][3]uint64, 0, len(cp.ranges))}
 	for _, r := range cp.ranges {
 		rec.Ranges = append(rec.Ranges, [3]uint64{kept[r.lo], kept[r.hi], r.classes})
 	}
@@ -126,8 +153,9 @@ type stepPart struct {
 	// made the same way, as a class split into ranges of groups is.
 	Buffered  bool         `json:"buffered,omitempty"`
 	Positions []int        `json:"positions"` // the window positions that tell the classes
-	Left      []passRecord `json:"left"`      // the passes still to make
-	Passes    int          `json:"passes"`    // the passes made
+	Splits    [][2]int     `json:"splits,omitempty"`
+	Left      []passRecord `json:"left"`   // the passes still to make
+	Passes    int          `json:"passes"` // the passes made
 	// Total and Cut are the tours the passes made found (Cut: of the
 	// shorter board, with all lengths at the end of a column).
 	Total    []uint64   `json:"total"`
@@ -156,6 +184,11 @@ type stepPart struct {
 	groups  []group       // Groups, once loaded
 	records *groupRecords // as manifest's
 	parts   *classParts   // Parts, once loaded
+}
+
+// partition returns the partition of the step's classes.
+func (p *stepPart) partition() partition {
+	return partition{pos: p.Positions, splits: splitsOf(p.Splits)}
 }
 
 // passRecord is a pass as a checkpoint writes it.

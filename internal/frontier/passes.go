@@ -24,13 +24,10 @@ import (
 // same classes, by the classes of the pass that made the group
 // (classParts).
 //
-// A class too large for one pass is made in several, each keeping a range
-// of groups: those expand the class again, which the plan keeps to the
-// classes that need it.
-
-// maxClassPositions bounds the positions a step's classes look at: 3^3
-// classes, enough to split a layer into passes of a tenth of it.
-const maxClassPositions = 3
+// A class too large for one pass is split by the kind at one more
+// position (partition), and only where no position divides it is it made
+// in several passes, each keeping a range of groups: those expand the
+// class again.
 
 // A pass is one part of a lean step: the states of cur in classes (a bit
 // a class) and, of their new states, those of groups [lo, hi). share is
@@ -39,68 +36,6 @@ type pass struct {
 	classes uint64
 	lo, hi  int
 	share   float64
-}
-
-// A classifier tells the class of a state of a layer from its key: the
-// kinds of its squares at the positions pos.
-type classifier struct {
-	f   *board
-	pos []int
-	// div gives the digit of each position in a key that is not packed:
-	// key / div % 11 in base 11, key / div % mod where the digits grow
-	// (board.place and board.radix). A constant 11 spares a division.
-	div, mod []uint64
-}
-
-// setPositions makes c tell classes by the window positions pos.
-func (c *classifier) setPositions(pos []int) {
-	c.pos = slices.Clone(pos)
-	c.div, c.mod = make([]uint64, len(pos)), nil
-	for i, q := range pos {
-		c.div[i] = c.f.place[q]
-		if c.f.slots > base11Slots {
-			c.mod = append(c.mod, c.f.radix[q])
-		}
-	}
-}
-
-// after returns the window positions after the step st (as bits) that
-// hold the classifier's positions before it, and whether they all stay:
-// a pass of some classes makes states of its classes there, and keeps a
-// state's reflection in its place only where the reflection's squares
-// there are of the same kinds (worker.classAt).
-func (c *classifier) after(st *shift) (uint32, bool) {
-	var at uint32
-	for _, p := range c.pos {
-		q := st.next[p]
-		if q < 0 {
-			return 0, false
-		}
-		at |= 1 << q
-	}
-	return at, true
-}
-
-// kind returns what a square's code in a key is, for its class: free (0),
-// done (1), or one end of a piece of path (2), whatever the piece.
-func kind(code uint64) int { return int(min(code, slotToZ)) }
-
-// class returns the class of key, from 0 to 3^len(pos)-1.
-func (c *classifier) class(key uint64) int {
-	class := 0
-	for i, p := range c.pos {
-		var code uint64
-		switch {
-		case c.f.packed:
-			code = key >> (4 * p) & 15
-		case c.mod == nil:
-			code = key / c.div[i] % 11
-		default:
-			code = key / c.div[i] % c.mod[i]
-		}
-		class = 3*class + kind(code)
-	}
-	return class
 }
 
 // untouched returns the window positions of a layer's keys whose kind the
@@ -182,86 +117,6 @@ func place(passes []pass, classes uint64, share, part float64, lo, hi int) []pas
 	return append(passes, pass{classes: classes, lo: lo, hi: hi, share: share})
 }
 
-// chooseClasses picks, one at a time after those of seed, the positions
-// of keep whose kinds split the sample most evenly, until no class holds
-// more than part of it or maxClassPositions are picked, and returns their
-// classifier and each class's share of the sample.
-func chooseClasses(f *board, keep []int, sm *sample, part float64, seed []int) (*classifier, []float64) {
-	var best *classifier
-	shares := []float64{1}
-	if len(seed) > 0 {
-		best = &classifier{f: f}
-		best.setPositions(seed)
-		shares = best.shares(sm)
-	}
-	for len(shares) == 1 || len(best.pos) < maxClassPositions && slices.Max(shares) > part {
-		var pick *classifier
-		var pickShares []float64
-		for _, p := range keep {
-			c := &classifier{f: f}
-			if best != nil {
-				if slices.Contains(best.pos, p) {
-					continue
-				}
-				c.pos = slices.Clone(best.pos)
-			}
-			c.setPositions(append(c.pos, p))
-			sh := c.shares(sm)
-			if pick == nil || slices.Max(sh) < slices.Max(pickShares) {
-				pick, pickShares = c, sh
-			}
-		}
-		if pick == nil {
-			break // no position left
-		}
-		best, shares = pick, pickShares
-	}
-	if best == nil {
-		return &classifier{f: f}, []float64{1}
-	}
-	return best, shares
-}
-
-// shares returns the part of sample in each class, each key weighed by
-// the new states it made where they were measured.
-func (c *classifier) shares(sm *sample) []float64 {
-	sh := make([]float64, c.count())
-	sum := 0.0
-	for i, key := range sm.keys {
-		w := sm.weight(i)
-		sh[c.class(key)] += w
-		sum += w
-	}
-	if sum == 0 {
-		if sm.made != nil {
-			return c.shares(&sample{keys: sm.keys}) // nothing made: by the states
-		}
-		return sh
-	}
-	for i := range sh {
-		sh[i] /= sum
-	}
-	return sh
-}
-
-// count returns how many classes c tells.
-func (c *classifier) count() int { return classesBy(len(c.pos)) }
-
-// classesBy returns how many classes positions window positions tell:
-// 3^positions, a kind each.
-func classesBy(positions int) int {
-	n := 1
-	for range positions {
-		n *= 3
-	}
-	return n
-}
-
-// take reports whether a pass of classes expands the state of key.
-func (c *classifier) take(classes, key uint64) bool {
-	return classes == allClasses || classes>>c.class(key)&1 != 0
-}
-
 // kindBits is the bits a window position takes in a kindSet: four on a
 // packed board, where they line up with the key's nibbles, and three on
 // others, whose up to 18 positions would not fit four each.
@@ -329,28 +184,6 @@ func (f *board) validKinds(ks kindSet) bool {
 	return x&^(7*low) == 0 && (x|x>>1|x>>2)&low == low
 }
 
-// holds returns the classes whose states a group of kinds ks may hold:
-// all, where ks is unknown.
-func (c *classifier) holds(ks kindSet) uint64 {
-	if ks == 0 || len(c.pos) == 0 {
-		return allClasses
-	}
-	var set uint64
-	bits := c.f.kindBits()
-	for cl := range c.count() {
-		held := true
-		rest := cl
-		for i := len(c.pos) - 1; i >= 0 && held; i-- { // the last position is the lowest digit
-			held = ks>>(bits*c.pos[i]+rest%3)&1 != 0
-			rest /= 3
-		}
-		if held {
-			set |= 1 << cl
-		}
-	}
-	return set
-}
-
 // A layer made in passes by classes holds each class in the groups of
 // the passes that made it, and its states keep their classes at the
 // window positions one lower (the window moved on a square). Where the
@@ -366,73 +199,85 @@ func (c *classifier) holds(ks kindSet) uint64 {
 // fit, largest first, so that a pass reads the groups of few ranges.
 // The classes of a range too large for one pass go into passes one at a
 // time, by their shares in sample (keys of cur), and a single class too
-// large for one pass is made in ranges of the next layer's groups, as
-// planPasses does. A pass that turns out too large is made again as two
-// (lean).
-func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sm *sample, part float64, groups int) ([]pass, *classifier) {
+// large for one pass is split by positions of keep, which the step
+// leaves alone (classifier.refine), or else made in ranges of the next
+// layer's groups, as planPasses does. A pass that turns out too large is
+// made again as two (lean).
+func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sm *sample, part float64, groups int, keep []int) ([]pass, *classifier) {
 	c := &classifier{f: f}
-	c.setPositions(cp.pos)
-	type unit struct {
-		classes uint64
-		share   float64
-	}
-	var units []unit
+	c.setPartition(cp.partition)
+	var units []classShare
 	for _, r := range cp.ranges {
 		n := 0
 		for _, g := range cur.groups[r.lo:r.hi] {
 			n += g.states(stride)
 		}
 		sh := float64(n) / float64(max(cur.n, 1))
-		if i := slices.IndexFunc(units, func(u unit) bool { return u.classes == r.classes }); i >= 0 {
+		if i := slices.IndexFunc(units, func(u classShare) bool { return u.classes == r.classes }); i >= 0 {
 			units[i].share += sh
 			continue
 		}
-		units = append(units, unit{r.classes, sh})
+		units = append(units, classShare{r.classes, sh})
 	}
+	shares := c.shares(sm) // before any split: the classes of cp
 	if sm.made != nil {
 		// A unit's share of cur, as a share of the new states: by how
 		// many its classes' states made in the sample, against the
 		// sample's states in them.
-		made, held := c.shares(sm), c.shares(&sample{keys: sm.keys})
+		held := c.shares(&sample{keys: sm.keys})
 		for i, u := range units {
 			m, h := 0.0, 0.0
 			for cl := u.classes; cl != 0; cl &= cl - 1 {
-				m += made[bits.TrailingZeros64(cl)]
-				h += held[bits.TrailingZeros64(cl)]
+				if j := bits.TrailingZeros64(cl); j < len(held) {
+					m += shares[j]
+					h += held[j]
+				}
 			}
 			if h > 0 {
 				units[i].share *= m / h
 			}
 		}
 	}
-	slices.SortStableFunc(units, func(a, b unit) int { return cmp.Compare(b.share, a.share) })
+	slices.SortStableFunc(units, byShare)
 	var passes []pass
-	var shares []float64
 	for _, u := range units {
-		if u.share <= part || bits.OnesCount64(u.classes) < 2 {
+		if u.share <= part {
 			passes = place(passes, u.classes, u.share, part, 0, groups)
 			continue
 		}
-		if shares == nil {
-			shares = c.shares(sm)
-		}
-		// The unit's share, split among its classes as the sample does.
-		var classes []unit
+		// The unit's share, split among its classes as the sample does,
+		// and a class too large for a pass by positions of keep.
+		var classes []classShare
 		sum := 0.0
 		for m := u.classes; m != 0; m &= m - 1 {
 			cl := bits.TrailingZeros64(m)
-			classes = append(classes, unit{1 << cl, shares[cl]})
-			sum += shares[cl]
+			sh := 0.0
+			if cl < len(shares) {
+				sh = shares[cl]
+			}
+			classes = append(classes, classShare{1 << cl, sh})
+			sum += sh
 		}
-		slices.SortStableFunc(classes, func(a, b unit) int { return cmp.Compare(b.share, a.share) })
+		var parts []classShare
 		for _, cl := range classes {
 			if sum > 0 {
 				cl.share *= u.share / sum
 			} else {
 				cl.share = u.share / float64(len(classes))
 			}
-			passes = place(passes, cl.classes, cl.share, part, 0, groups)
+			if cl.share > part && len(sm.keys) > 0 {
+				parts = append(parts, c.refine(bits.TrailingZeros64(cl.classes), cl.share, part, keep, sm)...)
+				continue
+			}
+			parts = append(parts, cl)
+		}
+		slices.SortStableFunc(parts, byShare)
+		for _, p := range parts {
+			passes = place(passes, p.classes, p.share, part, 0, groups)
 		}
 	}
 	return passes, c
 }
+
+// byShare orders classes by their shares, largest first.
+func byShare(a, b classShare) int { return cmp.Compare(b.share, a.share) }

@@ -234,10 +234,7 @@ func samples(f *board) []*sample {
 // next layer once.
 func coversOnce(t *testing.T, passes []pass, c *classifier, groups int, part float64) {
 	t.Helper()
-	classes := 1
-	for range c.pos {
-		classes *= 3
-	}
+	classes := c.count()
 	covered := make([][]int, classes) // per class, how often each group is made
 	for cl := range covered {
 		covered[cl] = make([]int, groups)
@@ -281,7 +278,7 @@ func TestAlignedPassesCoverEveryClass(t *testing.T) {
 	}
 	// 27 classes by three positions, made before in four passes of 8
 	// groups each, of 10, 20, 30 and 40 states a group.
-	cp := &classParts{pos: []int{3, 5, 9}}
+	cp := &classParts{partition: partition{pos: []int{3, 5, 9}}}
 	sets := []uint64{0x1ff, 0x3e00, 0x3c000, 0x7fc0000}
 	cur := &layer{n: 8 * (10 + 20 + 30 + 40)}
 	for i, set := range sets {
@@ -293,7 +290,7 @@ func TestAlignedPassesCoverEveryClass(t *testing.T) {
 	const groups = 64
 	for n, sm := range samples(f) {
 		for _, part := range []float64{0, 0.01, 0.2, 0.35, 0.5, 1} {
-			passes, c := alignedPasses(f, cp, cur, 2, sm, part, groups)
+			passes, c := alignedPasses(f, cp, cur, 2, sm, part, groups, everyPosition(f))
 			if !slices.Equal(c.pos, cp.pos) {
 				t.Fatalf("part %v: classes by positions %v, want %v", part, c.pos, cp.pos)
 			}
@@ -887,7 +884,7 @@ func TestProjection(t *testing.T) {
 		from, to := &classifier{f: f}, &classifier{f: f}
 		from.setPositions(tc.from)
 		to.setPositions(tc.to)
-		pr := project(&classParts{pos: tc.from}, to)
+		pr := project(&classParts{partition: partition{pos: tc.from}}, to)
 		if tc.shared == 0 {
 			if pr != nil {
 				t.Errorf("%v on %v: a projection, with no position shared", tc.from, tc.to)
@@ -970,4 +967,13 @@ func TestReadsInPasses(t *testing.T) {
 			t.Errorf("%s: the passes read %d states with projections, %d without: want fewer", name, reads[0], reads[1])
 		}
 	}
+}
+
+// everyPosition returns every window position of f.
+func everyPosition(f *board) []int {
+	var all []int
+	for p := range f.slots {
+		all = append(all, p)
+	}
+	return all
 }

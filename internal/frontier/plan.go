@@ -33,7 +33,7 @@ func (s *stepper) plan(share float64) ([]pass, error) {
 	groups := 1 << s.gbits
 	var passes []pass
 	if cp := s.cur.parts; cp.usable(untouched(&r.f.shifts[s.v], r.f.slots), len(s.cur.groups)) {
-		passes, s.classes = alignedPasses(r.f, cp, s.cur, r.k+1, sample, share, groups)
+		passes, s.classes = alignedPasses(r.f, cp, s.cur, r.k+1, sample, share, groups, untouched(&r.f.shifts[s.v], r.f.slots))
 	} else {
 		var prev []int
 		if cp != nil {
@@ -50,13 +50,13 @@ func (s *stepper) plan(share float64) ([]pass, error) {
 // parts are told by the same positions.
 func (s *stepper) startPasses(fresh bool) {
 	r := s.r
-	if fresh && len(s.classes.pos) > 0 {
-		s.out.parts = &classParts{pos: s.classes.pos}
+	if fresh && s.classes.count() > 1 {
+		s.out.parts = &classParts{partition: s.classes.partition.clone()}
 	}
 	cp := s.cur.parts
-	s.aligned = cp.usable(untouched(&r.f.shifts[s.v], r.f.slots), len(s.cur.groups)) && slices.Equal(cp.pos, s.classes.pos)
+	s.aligned = cp.usable(untouched(&r.f.shifts[s.v], r.f.slots), len(s.cur.groups)) && cp.partition.equal(s.classes.partition)
 	s.proj = nil
-	if !s.aligned && !r.cfg.noProjection && cp != nil && cp.usable(cp.pos, len(s.cur.groups)) {
+	if !s.aligned && !r.cfg.noProjection && cp != nil && cp.usable(cp.positions(), len(s.cur.groups)) {
 		s.proj = project(cp, s.classes)
 	}
 	if fresh {
@@ -221,8 +221,9 @@ func (r *counter) estimate(v int) int {
 
 // planPasses splits the step adding square v into passes whose tables
 // take at most part of the next layer each, judging the classes' sizes
-// from sample, keys of cur; a class larger than part is made in ranges
-// of groups, at worst a group a pass. It returns the classifier of the
+// from sample, keys of cur; a class larger than part is split by more
+// positions the step leaves alone (classifier.refine), or where none
+// divides it made in ranges of groups, at worst a group a pass. It returns the classifier of the
 // passes' classes. It tells classes by positions the next steps leave
 // alone too where those split the layer finely enough, so that their
 // passes can follow these (alignedPasses); else, where it can, by some of
@@ -258,15 +259,29 @@ func planPasses(f *board, v int, sm *sample, part float64, groups int, prev []in
 			}
 		}
 	}
-	// First fit, largest first: classes into passes of at most part each.
-	order := make([]int, len(shares))
-	for i := range order {
-		order[i] = i
+	// Classes larger than a pass split, largest first; then first fit,
+	// largest first: classes into passes of at most part each.
+	units := make([]classShare, len(shares))
+	for cl, sh := range shares {
+		units[cl] = classShare{1 << cl, sh}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(shares[b], shares[a]) })
+	slices.SortStableFunc(units, byShare)
+	if len(c.pos) > 0 && slices.Max(shares) > part {
+		keep := untouched(&f.shifts[v], f.slots)
+		var parts []classShare
+		for _, u := range units {
+			if u.share > part {
+				parts = append(parts, c.refine(bits.TrailingZeros64(u.classes), u.share, part, keep, sm)...)
+				continue
+			}
+			parts = append(parts, u)
+		}
+		units = parts
+		slices.SortStableFunc(units, byShare)
+	}
 	var passes []pass
-	for _, cl := range order {
-		passes = place(passes, 1<<cl, shares[cl], part, 0, groups)
+	for _, u := range units {
+		passes = place(passes, u.classes, u.share, part, 0, groups)
 	}
 	if len(passes) == 1 {
 		passes[0].classes = allClasses

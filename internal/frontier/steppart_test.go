@@ -62,23 +62,29 @@ func TestCheckpointBetweenPasses(t *testing.T) {
 		cfg     Config
 		v, pass int   // stop after this pass of the step adding square v+1
 		limit   int64 // the memory limit, if not 1 GiB
+		// splits says that the step's classes and those of its layer's
+		// groups split classes (partition), which the checkpoint must
+		// keep.
+		splits bool
 	}
 	counts := []stopped{
-		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, Lean: true, passPart: 0.4}, 14, 1, 0}, // at the end of a column
+		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, Lean: true, passPart: 0.4}, 14, 1, 0, false}, // at the end of a column
 		// Planned as one pass that the limit cannot hold: the pass
 		// narrows, and the groups it gave up are the passes left.
-		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 1.5}, 25, 1, 3 << 20},
+		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 1.5}, 25, 1, 3 << 20, false},
+		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, Lean: true, passPart: 0.1}, 22, 2, 0, true},
 	}
 	if exhaustive {
 		counts = append(counts,
 			// Buffered passes, one of a class split into ranges of groups:
 			// the passes left must be buffered too.
-			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 0.05}, 21, 3, 0},
-			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, passPart: 0.3, compact: true}, 22, 2, 0},
-			stopped{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, Lean: true, passPart: 0.3}, 25, 1, 0},
-			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, passPart: 0.3, compact: true}, 22, 2, 0},
-			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, passPart: 0.3}, 20, 1, 0},
-			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, Sweep: SweepNarrow, passPart: 0.3}, 21, 1, 0})
+			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 0.05}, 21, 3, 0, false},
+			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, passPart: 0.3, compact: true}, 22, 2, 0, false},
+			stopped{Config{Rows: 6, Cols: 6, Mode: Closed, Shard: 1, Shards: 3, Lean: true, passPart: 0.3}, 25, 1, 0, false},
+			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, passPart: 0.3, compact: true}, 22, 2, 0, false},
+			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, passPart: 0.3}, 20, 1, 0, false},
+			stopped{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Lean: true, Sweep: SweepNarrow, passPart: 0.3}, 21, 1, 0, false},
+			stopped{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, passPart: 0.1}, 25, 3, 0, true})
 	}
 	for _, tt := range counts {
 		cfg := tt.cfg
@@ -95,6 +101,9 @@ func TestCheckpointBetweenPasses(t *testing.T) {
 		dir := t.TempDir()
 		cfg.Checkpoint = filepath.Join(dir, "count.ckpt")
 		m := stoppedBetweenPasses(t, cfg, tt.v, tt.pass)
+		if tt.splits && (len(m.Step.Splits) == 0 || m.Parts == nil || len(m.Parts.Splits) == 0) {
+			t.Fatalf("%dx%d: stopped in square %d with splits %v, its layer's %+v: want both", cfg.Rows, cfg.Cols, tt.v+1, m.Step.Splits, m.Parts)
+		}
 		if m.Step.Buffered == cfg.Lean {
 			t.Fatalf("%dx%d: a step of lean %v recorded as buffered %v", cfg.Rows, cfg.Cols, cfg.Lean, m.Step.Buffered)
 		}
@@ -366,7 +375,7 @@ func TestPartsRecordLeavesOutEmptyGroups(t *testing.T) {
 		{"a range of empty groups", []group{full, empty, empty}, []classRange{{0, 1, 1}, {1, 3, 6}}, [][3]uint64{{0, 1, 1}, {1, 1, 6}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cp := &classParts{pos: []int{9}, ranges: tt.ranges}
+			cp := &classParts{partition: partition{pos: []int{9}}, ranges: tt.ranges}
 			got := cp.record(tt.groups)
 			if diff := gocmp.Diff(tt.want, got.Ranges); diff != "" {
 				t.Errorf("ranges (-want +got):\n%s", diff)
@@ -399,6 +408,14 @@ func TestPartsRefused(t *testing.T) {
 		{"ranges past the groups", func(m *manifest) { m.Parts.Ranges[len(m.Parts.Ranges)-1][1]++ }},
 		{"a range of no class", func(m *manifest) { m.Parts.Ranges[0][2] = 0 }},
 		{"a class past the positions'", func(m *manifest) { m.Parts.Ranges[0][2] = 1 << 40 }},
+		{"a class past the splits'", func(m *manifest) { m.Parts.Splits = [][2]int{{0, 4}}; m.Parts.Ranges[0][2] = 1 << 40 }},
+		{"a split of a class to come", func(m *manifest) { m.Parts.Splits = [][2]int{{60, 4}} }},
+		{"a split by a position that leaves", func(m *manifest) { m.Parts.Splits = [][2]int{{0, 0}} }},
+		{"a split by the class's own position", func(m *manifest) { m.Parts.Splits = [][2]int{{0, m.Parts.Positions[0]}} }},
+		{"the step's done passes by other splits", func(m *manifest) {
+			m.Step = &stepPart{Square: m.Squares, Positions: m.Parts.Positions, Splits: [][2]int{{0, 4}}, Left: []passRecord{{Classes: 1, Hi: 1}}, Passes: 1,
+				Total: []uint64{0}, Parts: &partsRecord{Positions: m.Parts.Positions}}
+		}},
 		{"the step's done passes by other positions", func(m *manifest) {
 			m.Step = &stepPart{Square: m.Squares, Positions: []int{3}, Left: []passRecord{{Classes: 1, Hi: 1}}, Passes: 1,
 				Total: []uint64{0}, Parts: &partsRecord{Positions: []int{4}}}

@@ -395,7 +395,7 @@ func (s *stepper) resume(part *stepPart) []pass {
 	for _, p := range part.Left {
 		passes = append(passes, pass{classes: p.Classes, lo: p.Lo, hi: p.Hi, share: p.Share})
 	}
-	s.classes.setPositions(part.Positions)
+	s.classes.setPartition(part.partition())
 	s.passes = part.Passes
 	s.followed.Store(part.Followed)
 	return passes
@@ -405,7 +405,7 @@ func (s *stepper) resume(part *stepPart) []pass {
 // left, so that a stopped count goes on from there (see stepPart).
 func (s *stepper) savePart(left []pass) error {
 	r := s.r
-	part := &stepPart{Square: s.v, GroupBits: int(s.gbits), Buffered: s.ws[0].buffered != nil, Positions: s.classes.pos, Passes: s.passes,
+	part := &stepPart{Square: s.v, GroupBits: int(s.gbits), Buffered: s.ws[0].buffered != nil, Positions: s.classes.pos, Splits: recordSplits(s.classes.splits), Passes: s.passes,
 		Total: make([]uint64, r.k), Followed: s.followed.Load(), States: s.states.Load(), files: s.out.files,
 		Parts: s.out.parts.record(s.out.groups), Reflections: r.reflections(s.v), Grouping: int(s.grouping)}
 	for _, p := range left {

@@ -1,0 +1,424 @@
+package frontier
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// The classes of a layer's states, by which the passes of a step divide
+// it (passes.go): what a state's squares are at a few window positions
+// the step leaves alone.
+
+// maxClassPositions bounds the positions a partition's classes look at
+// before it splits any: 3^3 classes, enough to split most layers into
+// passes of a tenth of them.
+const maxClassPositions = 3
+
+// maxClasses is the most classes a partition tells: the classes of a pass
+// are the bits of a uint64.
+const maxClasses = 64
+
+// A partition tells the classes of a layer's states: first by the kinds
+// of their squares at the window positions pos, 3^len(pos) classes whose
+// last position is the lowest digit, then by splits, in order.
+//
+// Kinds are seldom even: an end of a path at a position is about twice
+// as likely as a free square, and the class of ends at all three
+// positions held a quarter of the layer on the wide squares of 8x12 with
+// free ends. A class larger than a pass is made in ranges of the next
+// layer's groups, each of which expands the whole class again: on square
+// 48 that class took three passes, and the square expanded half as many
+// states again as it held. A split divides such a class by the kind at
+// one more position instead, so that each of its parts is expanded once.
+type partition struct {
+	pos    []int
+	splits []classSplit
+}
+
+// A classSplit divides class by the kind of the square at window
+// position pos: the states free there keep the class's number, and those
+// done there and those at an end there take the next two numbers, after
+// every class before the split.
+type classSplit struct{ class, pos int }
+
+// count returns how many classes pt tells.
+func (pt partition) count() int { return classesBy(len(pt.pos)) + 2*len(pt.splits) }
+
+// classesBy returns how many classes positions window positions tell:
+// 3^positions, a kind each.
+func classesBy(positions int) int {
+	n := 1
+	for range positions {
+		n *= 3
+	}
+	return n
+}
+
+// positions returns the window positions pt looks at, each once.
+func (pt partition) positions() []int {
+	ps := slices.Clone(pt.pos)
+	for _, s := range pt.splits {
+		if !slices.Contains(ps, s.pos) {
+			ps = append(ps, s.pos)
+		}
+	}
+	return ps
+}
+
+// equal reports whether pt and o tell the same classes the same way.
+func (pt partition) equal(o partition) bool {
+	return slices.Equal(pt.pos, o.pos) && slices.Equal(pt.splits, o.splits)
+}
+
+// clone returns a copy of pt that shares no memory with it.
+func (pt partition) clone() partition {
+	return partition{pos: slices.Clone(pt.pos), splits: slices.Clone(pt.splits)}
+}
+
+// moved returns pt as the step after square v sees it, its window one
+// square on, and false if a position leaves the window in either step.
+func (pt partition) moved(f *board, v int) (partition, bool) {
+	at := func(p int) (int, bool) {
+		q := int(f.shifts[v].next[p])
+		return q, f.stays(v+1, q)
+	}
+	out := partition{pos: make([]int, len(pt.pos)), splits: make([]classSplit, len(pt.splits))}
+	for i, p := range pt.pos {
+		q, ok := at(p)
+		if !ok {
+			return partition{}, false
+		}
+		out.pos[i] = q
+	}
+	for i, s := range pt.splits {
+		q, ok := at(s.pos)
+		if !ok {
+			return partition{}, false
+		}
+		out.splits[i] = classSplit{s.class, q}
+	}
+	return out, true
+}
+
+// A posKind is a kind a class's states have at a window position.
+type posKind struct{ pos, kind int }
+
+// rules returns, for each class of pt, the kinds its states have at the
+// positions it looks at, and false if pt is not a partition: a split of
+// a class that does not exist yet, or by a position the class is told by
+// already.
+func (pt partition) rules() ([][]posKind, bool) {
+	rules := make([][]posKind, classesBy(len(pt.pos)), pt.count())
+	for cl := range rules {
+		rest := cl
+		for i := len(pt.pos) - 1; i >= 0; i-- { // the last position is the lowest digit
+			rules[cl] = append(rules[cl], posKind{pt.pos[i], rest % 3})
+			rest /= 3
+		}
+	}
+	for _, s := range pt.splits {
+		if s.class < 0 || s.class >= len(rules) || slices.ContainsFunc(rules[s.class], func(r posKind) bool { return r.pos == s.pos }) {
+			return nil, false
+		}
+		base := rules[s.class]
+		for k := 1; k <= 2; k++ {
+			rules = append(rules, append(slices.Clip(base), posKind{s.pos, k}))
+		}
+		rules[s.class] = append(slices.Clip(base), posKind{s.pos, 0})
+	}
+	return rules, true
+}
+
+// validPartition reports whether pt, read from a checkpoint, can tell the
+// classes of a step's passes before square v: at most maxClassPositions
+// distinct positions, then splits of classes that exist, all by window
+// positions that stay in the window after v, and at most maxClasses
+// classes.
+func (f *board) validPartition(v int, pt partition) bool {
+	if len(pt.pos) > maxClassPositions || pt.count() > maxClasses {
+		return false
+	}
+	for i, q := range pt.pos {
+		if !f.stays(v, q) || slices.Contains(pt.pos[:i], q) {
+			return false
+		}
+	}
+	for _, s := range pt.splits {
+		if !f.stays(v, s.pos) {
+			return false
+		}
+	}
+	_, ok := pt.rules()
+	return ok
+}
+
+// A classifier tells the class of a state of a layer from its key, by a
+// partition.
+type classifier struct {
+	f *board
+	partition
+	// div gives the digit of each position of pos, then of each split, in
+	// a key that is not packed: key / div % 11 in base 11, key / div %
+	// mod where the digits grow (board.place and board.radix). A constant
+	// 11 spares a division.
+	div, mod []uint64
+	rules    [][]posKind // partition.rules
+}
+
+// setPositions makes c tell classes by the window positions pos alone.
+func (c *classifier) setPositions(pos []int) { c.setPartition(partition{pos: pos}) }
+
+// setPartition makes c tell classes by pt, a valid partition.
+func (c *classifier) setPartition(pt partition) {
+	c.partition = pt.clone()
+	c.div, c.mod = nil, nil
+	for _, q := range pt.pos {
+		c.addDigit(q)
+	}
+	for _, s := range pt.splits {
+		c.addDigit(s.pos)
+	}
+	c.rules, _ = c.partition.rules()
+}
+
+// addDigit makes c read the digit of window position q, after those it
+// reads already.
+func (c *classifier) addDigit(q int) {
+	c.div = append(c.div, c.f.place[q])
+	if c.f.slots > base11Slots {
+		c.mod = append(c.mod, c.f.radix[q])
+	}
+}
+
+// split divides class cl of c by the kind at window position q (see
+// classSplit).
+func (c *classifier) split(cl, q int) {
+	c.splits = append(c.splits, classSplit{cl, q})
+	c.addDigit(q)
+	c.rules, _ = c.partition.rules()
+}
+
+// after returns the window positions after the step st (as bits) that
+// hold the classifier's positions before it, and whether they all stay:
+// a pass of some classes makes states of its classes there, and keeps a
+// state's reflection in its place only where the reflection's squares
+// there are of the same kinds (worker.classAt).
+func (c *classifier) after(st *shift) (uint32, bool) {
+	var at uint32
+	for _, p := range c.positions() {
+		q := st.next[p]
+		if q < 0 {
+			return 0, false
+		}
+		at |= 1 << q
+	}
+	return at, true
+}
+
+// kind returns what a square's code in a key is, for its class: free (0),
+// done (1), or one end of a piece of path (2), whatever the piece.
+func kind(code uint64) int { return int(min(code, slotToZ)) }
+
+// code returns the code of the square at window position p of key, the
+// i-th digit c reads.
+func (c *classifier) code(key uint64, i, p int) uint64 {
+	switch {
+	case c.f.packed:
+		return key >> (4 * p) & 15
+	case c.mod == nil:
+		return key / c.div[i] % 11
+	default:
+		return key / c.div[i] % c.mod[i]
+	}
+}
+
+// class returns the class of key, from 0 to c.count()-1.
+func (c *classifier) class(key uint64) int {
+	class := 0
+	for i, p := range c.pos {
+		class = 3*class + kind(c.code(key, i, p))
+	}
+	for j, s := range c.splits {
+		if class == s.class {
+			if k := kind(c.code(key, len(c.pos)+j, s.pos)); k > 0 {
+				class = classesBy(len(c.pos)) + 2*j + k - 1
+			}
+		}
+	}
+	return class
+}
+
+// take reports whether a pass of classes expands the state of key.
+func (c *classifier) take(classes, key uint64) bool {
+	return classes == allClasses || classes>>c.class(key)&1 != 0
+}
+
+// holds returns the classes whose states a group of kinds ks may hold:
+// all, where ks is unknown.
+func (c *classifier) holds(ks kindSet) uint64 {
+	if ks == 0 || c.count() == 1 {
+		return allClasses
+	}
+	var set uint64
+	bits := c.f.kindBits()
+	for cl, rule := range c.rules {
+		held := true
+		for _, r := range rule {
+			if ks>>(bits*r.pos+r.kind)&1 == 0 {
+				held = false
+				break
+			}
+		}
+		if held {
+			set |= 1 << cl
+		}
+	}
+	return set
+}
+
+// shares returns the part of sample in each class, each key weighed by
+// the new states it made where they were measured.
+func (c *classifier) shares(sm *sample) []float64 {
+	sh := make([]float64, c.count())
+	sum := 0.0
+	for i, key := range sm.keys {
+		w := sm.weight(i)
+		sh[c.class(key)] += w
+		sum += w
+	}
+	if sum == 0 {
+		if sm.made != nil {
+			return c.shares(&sample{keys: sm.keys}) // nothing made: by the states
+		}
+		return sh
+	}
+	for i := range sh {
+		sh[i] /= sum
+	}
+	return sh
+}
+
+// chooseClasses picks, one at a time after those of seed, the positions
+// of keep whose kinds split the sample most evenly, until no class holds
+// more than part of it or maxClassPositions are picked, and returns their
+// classifier and each class's share of the sample.
+func chooseClasses(f *board, keep []int, sm *sample, part float64, seed []int) (*classifier, []float64) {
+	var best *classifier
+	shares := []float64{1}
+	if len(seed) > 0 {
+		best = &classifier{f: f}
+		best.setPositions(seed)
+		shares = best.shares(sm)
+	}
+	for len(shares) == 1 || len(best.pos) < maxClassPositions && slices.Max(shares) > part {
+		var pick *classifier
+		var pickShares []float64
+		for _, p := range keep {
+			var pos []int
+			if best != nil {
+				if slices.Contains(best.pos, p) {
+					continue
+				}
+				pos = slices.Clone(best.pos)
+			}
+			c := &classifier{f: f}
+			c.setPositions(append(pos, p))
+			sh := c.shares(sm)
+			if pick == nil || slices.Max(sh) < slices.Max(pickShares) {
+				pick, pickShares = c, sh
+			}
+		}
+		if pick == nil {
+			break // no position left
+		}
+		best, shares = pick, pickShares
+	}
+	if best == nil {
+		return &classifier{f: f}, []float64{1}
+	}
+	return best, shares
+}
+
+// A classShare is some classes (a bit each) and their share of the next
+// layer.
+type classShare struct {
+	classes uint64
+	share   float64
+}
+
+// refine splits class cl, share of the next layer, by positions of keep,
+// the largest part first, until every part is at most part, or no
+// position divides the parts larger, or c tells maxClasses classes. It
+// returns the parts, the class itself first, and their shares, by the
+// weights of sample's keys in them.
+func (c *classifier) refine(cl int, share, part float64, keep []int, sm *sample) []classShare {
+	parts := []classShare{{1 << cl, share}}
+	var stuck uint64 // the parts no position divides
+	for c.count()+2 <= maxClasses {
+		i := -1
+		for j, p := range parts {
+			if p.share > part && p.classes&stuck == 0 && (i < 0 || p.share > parts[i].share) {
+				i = j
+			}
+		}
+		if i < 0 {
+			break
+		}
+		leaf := bits.TrailingZeros64(parts[i].classes)
+		q, of, ok := c.bestSplit(leaf, keep, sm)
+		if !ok {
+			stuck |= parts[i].classes
+			continue
+		}
+		n := c.count()
+		c.split(leaf, q)
+		whole := parts[i].share
+		parts[i].share = whole * of[0]
+		parts = append(parts, classShare{1 << n, whole * of[1]}, classShare{1 << (n + 1), whole * of[2]})
+	}
+	return parts
+}
+
+// bestSplit returns the position of keep that divides class cl most
+// evenly by its kinds, weighed as in shares, and the part of the class's
+// weight of each kind there; false where no position divides it, as all
+// of its keys in the sample have one kind at each.
+func (c *classifier) bestSplit(cl int, keep []int, sm *sample) (int, [3]float64, bool) {
+	var at []int // the positions of keep cl is not told by
+	for _, q := range keep {
+		if !slices.ContainsFunc(c.rules[cl], func(r posKind) bool { return r.pos == q }) {
+			at = append(at, q)
+		}
+	}
+	if len(at) == 0 {
+		return 0, [3]float64{}, false
+	}
+	probe := classifier{f: c.f}
+	probe.setPositions(at) // reads each position's digit
+	weights := make([][3]float64, len(at))
+	sum := 0.0
+	for i, key := range sm.keys {
+		if c.class(key) != cl {
+			continue
+		}
+		w := sm.weight(i)
+		for j, q := range at {
+			weights[j][kind(probe.code(key, j, q))] += w
+		}
+		sum += w
+	}
+	if sum == 0 {
+		return 0, [3]float64{}, false
+	}
+	best := -1
+	for j, w := range weights {
+		if best < 0 || max(w[0], w[1], w[2]) < max(weights[best][0], weights[best][1], weights[best][2]) {
+			best = j
+		}
+	}
+	w := weights[best]
+	if max(w[0], w[1], w[2]) >= sum {
+		return 0, [3]float64{}, false
+	}
+	return at[best], [3]float64{w[0] / sum, w[1] / sum, w[2] / sum}, true
+}

@@ -1,0 +1,148 @@
+package frontier
+
+import (
+	"math/bits"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestClassBySplits checks a classifier with splits against its rules
+// read the slow way: every key matches the rules of exactly one class,
+// the one class tells, and a group of that one state holds that class
+// alone; keys packed (6x6 by rows), in base 11 (8 rows) and in growing
+// digits (9 rows).
+func TestClassBySplits(t *testing.T) {
+	for _, cfg := range []Config{
+		{Rows: 6, Cols: 6, Sweep: SweepRows},
+		{Rows: 8, Cols: 8, Sweep: SweepRows},
+		{Rows: 9, Cols: 9, Sweep: SweepNarrow},
+	} {
+		f, windows := randomWindows(t, cfg.Rows, cfg.Cols, cfg.Sweep)
+		st := &f.shifts[f.n-1]
+		last := f.slots - 2
+		for _, pt := range []partition{
+			{pos: []int{3}, splits: []classSplit{{2, 5}}},
+			// A class split, one of its parts split again, and a class
+			// split by a position another class was split by.
+			{pos: []int{3, 9, last}, splits: []classSplit{{26, 5}, {27, 7}, {0, 5}, {28, 1}, {31, 4}}},
+			{splits: []classSplit{{0, 4}, {2, 6}}},
+		} {
+			rules, ok := pt.rules()
+			if !ok || !f.validPartition(f.n/2, pt) {
+				t.Fatalf("%dx%d: partition %v refused", cfg.Rows, cfg.Cols, pt)
+			}
+			c := &classifier{f: f}
+			c.setPartition(pt)
+			if len(rules) != c.count() {
+				t.Fatalf("%v: %d rules for %d classes", pt, len(rules), c.count())
+			}
+			for i := range windows {
+				var want []int
+				for cl, rule := range rules {
+					if !slices.ContainsFunc(rule, func(r posKind) bool { return kind(uint64(windows[i][st.from[r.pos]])) != r.kind }) {
+						want = append(want, cl)
+					}
+				}
+				key := f.encode(&windows[i], i&3, st)
+				got := c.class(key)
+				if len(want) != 1 || got != want[0] {
+					t.Fatalf("%dx%d %v, window %v: class %d, want the one of %v", cfg.Rows, cfg.Cols, pt, windows[i], got, want)
+				}
+				if held := c.holds(f.kindsOf([]uint64{key, 1}, 2)); held != 1<<got {
+					t.Fatalf("%dx%d %v, one state of class %d: holds %b", cfg.Rows, cfg.Cols, pt, got, held)
+				}
+			}
+		}
+	}
+}
+
+// TestPartitionRefused checks that partitions a checkpoint could name
+// but the classifier cannot tell are refused.
+func TestPartitionRefused(t *testing.T) {
+	f, err := newBoard(6, 6, SweepRows, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := f.n / 2
+	var many []classSplit // 27 classes and 19 splits: 65 classes
+	for cl := range 19 {
+		many = append(many, classSplit{cl, 5})
+	}
+	for _, tt := range []struct {
+		name string
+		pt   partition
+	}{
+		{"four positions", partition{pos: []int{3, 4, 5, 6}}},
+		{"a position twice", partition{pos: []int{3, 3}}},
+		{"a position outside the window", partition{pos: []int{3}, splits: []classSplit{{0, 99}}}},
+		{"a split by the class's own position", partition{pos: []int{3, 4}, splits: []classSplit{{1, 4}}}},
+		{"a split by a position its part was split by", partition{pos: []int{3}, splits: []classSplit{{1, 4}, {3, 4}}}},
+		{"a split of a class to come", partition{pos: []int{3}, splits: []classSplit{{3, 4}}}},
+		{"a split of no class", partition{pos: []int{3}, splits: []classSplit{{-1, 4}}}},
+		{"65 classes", partition{pos: []int{1, 2, 3}, splits: many}},
+	} {
+		if f.validPartition(v, tt.pt) {
+			t.Errorf("%s: %v valid", tt.name, tt.pt)
+		}
+	}
+	if ok := f.validPartition(v, partition{pos: []int{1, 2, 3}, splits: many[:18]}); !ok {
+		t.Errorf("64 classes refused")
+	}
+}
+
+// TestRefineSplitsLargeClasses plans passes of at most a third of the
+// next layer over random keys, whose kinds are far from even (an end is
+// 14 codes of 16, and the class of ends at three positions two thirds of
+// the keys): the classes too large for a pass are split, no pass
+// keeps a range of groups, each class is made once, and each pass's
+// share is its classes' share of the sample.
+func TestRefineSplitsLargeClasses(t *testing.T) {
+	f, err := newBoard(6, 6, SweepRows, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const groups, part = 64, 0.35
+	sm := samples(f)[1]
+	check := func(name string, passes []pass, c *classifier) {
+		t.Helper()
+		coversOnce(t, passes, c, groups, part)
+		if len(c.splits) == 0 {
+			t.Errorf("%s: no class split, passes %+v", name, passes)
+		}
+		shares := c.shares(sm)
+		for _, p := range passes {
+			if p.lo != 0 || p.hi != groups {
+				t.Errorf("%s: a pass %+v of a range of groups", name, p)
+			}
+			sum := 0.0
+			for m := p.classes; m != 0; m &= m - 1 {
+				sum += shares[bits.TrailingZeros64(m)]
+			}
+			if p.share > part+1e-9 {
+				t.Errorf("%s: a pass %+v above %v", name, p, part)
+			}
+			if d := sum - p.share; d > 1e-9 || d < -1e-9 {
+				t.Errorf("%s: a pass %+v whose classes hold %v of the sample", name, p, sum)
+			}
+		}
+	}
+	passes, c := planPasses(f, 20, sm, part, groups, nil)
+	check("planned", passes, c)
+
+	// The layer before made in one pass of all 27 classes of three
+	// positions: the classes split without the groups to read.
+	cp := &classParts{partition: partition{pos: []int{3, 5, 9}}}
+	cur := &layer{n: 64 * 10}
+	for range 64 {
+		cur.groups = append(cur.groups, group{words: 2 * 10})
+	}
+	cp.add(0, 64, 1<<27-1)
+	passes, c = alignedPasses(f, cp, cur, 2, &sample{keys: sm.keys}, part, groups, everyPosition(f))
+	if diff := cmp.Diff([]int{3, 5, 9}, c.pos); diff != "" {
+		t.Errorf("aligned: positions (-want +got):\n%s", diff)
+	}
+	sm = &sample{keys: sm.keys}
+	check("aligned", passes, c)
+}
