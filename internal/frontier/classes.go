@@ -190,29 +190,43 @@ func (c *classifier) addDigit(q int) {
 	}
 }
 
-// split divides class cl of c by the kind at window position q (see
+// divide splits class cl of c by the kind at window position q (see
 // classSplit).
-func (c *classifier) split(cl, q int) {
+func (c *classifier) divide(cl, q int) {
 	c.splits = append(c.splits, classSplit{cl, q})
 	c.addDigit(q)
 	c.rules, _ = c.partition.rules()
 }
 
 // after returns the window positions after the step st (as bits) that
-// hold the classifier's positions before it, and whether they all stay:
-// a pass of some classes makes states of its classes there, and keeps a
-// state's reflection in its place only where the reflection's squares
-// there are of the same kinds (worker.classAt).
-func (c *classifier) after(st *shift) (uint32, bool) {
+// hold the classifier's positions before it, the classifier of the states
+// the step makes there where c splits classes (nil where their kinds at
+// those positions tell their classes), and whether all the positions
+// stay: a pass of some classes makes states of its classes there, and
+// keeps a state's reflection in its place only where the reflection is
+// of the same class (worker.classAt).
+func (c *classifier) after(st *shift) (uint32, *classifier, bool) {
 	var at uint32
 	for _, p := range c.positions() {
 		q := st.next[p]
 		if q < 0 {
-			return 0, false
+			return 0, nil, false
 		}
 		at |= 1 << q
 	}
-	return at, true
+	if len(c.splits) == 0 {
+		return at, nil, true
+	}
+	pt := c.partition.clone()
+	for i, p := range pt.pos {
+		pt.pos[i] = int(st.next[p])
+	}
+	for i, sp := range pt.splits {
+		pt.splits[i].pos = int(st.next[sp.pos])
+	}
+	later := &classifier{f: c.f}
+	later.setPartition(pt)
+	return at, later, true
 }
 
 // kind returns what a square's code in a key is, for its class: free (0),
@@ -232,6 +246,19 @@ func (c *classifier) code(key uint64, i, p int) uint64 {
 	}
 }
 
+// codeAt returns the code of the square at window position q of key, as
+// classifier.code does without the divisors it keeps.
+func (f *board) codeAt(key uint64, q int) uint64 {
+	switch {
+	case f.packed:
+		return key >> (4 * q) & 15
+	case f.slots <= base11Slots:
+		return key / f.place[q] % 11
+	default:
+		return key / f.place[q] % f.radix[q]
+	}
+}
+
 // class returns the class of key, from 0 to c.count()-1.
 func (c *classifier) class(key uint64) int {
 	class := 0
@@ -240,12 +267,34 @@ func (c *classifier) class(key uint64) int {
 	}
 	for j, s := range c.splits {
 		if class == s.class {
-			if k := kind(c.code(key, len(c.pos)+j, s.pos)); k > 0 {
-				class = classesBy(len(c.pos)) + 2*j + k - 1
-			}
+			class = c.split(j, kind(c.code(key, len(c.pos)+j, s.pos)))
 		}
 	}
 	return class
+}
+
+// classOfWindow returns the class of the window a, whose square at
+// position p is a[from[p]].
+func (c *classifier) classOfWindow(a *slotCodes, from *[MaxSlots]int8) int {
+	class := 0
+	for _, p := range c.pos {
+		class = 3*class + kind(uint64(a[from[p]]))
+	}
+	for j, s := range c.splits {
+		if class == s.class {
+			class = c.split(j, kind(uint64(a[from[s.pos]])))
+		}
+	}
+	return class
+}
+
+// split returns the class of a state of the class split j divides, of
+// kind k at its position.
+func (pt partition) split(j, k int) int {
+	if k == 0 {
+		return pt.splits[j].class
+	}
+	return classesBy(len(pt.pos)) + 2*j + k - 1
 }
 
 // take reports whether a pass of classes expands the state of key.
@@ -371,7 +420,7 @@ func (c *classifier) refine(cl int, share, part float64, keep []int, sm *sample)
 			continue
 		}
 		n := c.count()
-		c.split(leaf, q)
+		c.divide(leaf, q)
 		whole := parts[i].share
 		parts[i].share = whole * of[0]
 		parts = append(parts, classShare{1 << n, whole * of[1]}, classShare{1 << (n + 1), whole * of[2]})
@@ -393,8 +442,6 @@ func (c *classifier) bestSplit(cl int, keep []int, sm *sample) (int, [3]float64,
 	if len(at) == 0 {
 		return 0, [3]float64{}, false
 	}
-	probe := classifier{f: c.f}
-	probe.setPositions(at) // reads each position's digit
 	weights := make([][3]float64, len(at))
 	sum := 0.0
 	for i, key := range sm.keys {
@@ -403,7 +450,7 @@ func (c *classifier) bestSplit(cl int, keep []int, sm *sample) (int, [3]float64,
 		}
 		w := sm.weight(i)
 		for j, q := range at {
-			weights[j][kind(probe.code(key, j, q))] += w
+			weights[j][kind(c.f.codeAt(key, q))] += w
 		}
 		sum += w
 	}

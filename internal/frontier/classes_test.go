@@ -9,7 +9,8 @@ import (
 )
 
 // TestClassBySplits checks a classifier with splits against its rules
-// read the slow way: every key matches the rules of exactly one class,
+// read the slow way, and board.codeAt against the windows: every key
+// matches the rules of exactly one class,
 // the one class tells, and a group of that one state holds that class
 // alone; keys packed (6x6 by rows), in base 11 (8 rows) and in growing
 // digits (9 rows).
@@ -46,6 +47,11 @@ func TestClassBySplits(t *testing.T) {
 					}
 				}
 				key := f.encode(&windows[i], i&3, st)
+				for q := range f.slots {
+					if got, want := kind(f.codeAt(key, q)), kind(uint64(windows[i][st.from[q]])); got != want {
+						t.Fatalf("%dx%d, window %v: kind %d at position %d, want %d", cfg.Rows, cfg.Cols, windows[i], got, q, want)
+					}
+				}
 				got := c.class(key)
 				if len(want) != 1 || got != want[0] {
 					t.Fatalf("%dx%d %v, window %v: class %d, want the one of %v", cfg.Rows, cfg.Cols, pt, windows[i], got, want)
@@ -128,7 +134,7 @@ func TestRefineSplitsLargeClasses(t *testing.T) {
 			}
 		}
 	}
-	passes, c := planPasses(f, 20, sm, part, groups, nil)
+	passes, c := planPasses(f, 20, sm, part, groups, nil, untouched(&f.shifts[20], f.slots))
 	check("planned", passes, c)
 
 	// The layer before made in one pass of all 27 classes of three

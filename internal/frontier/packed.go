@@ -128,7 +128,7 @@ func (w *worker) finishPacked(x window, z int, free, ends uint32, complete, cano
 	c := st.shiftWindow(x)
 	if w.mirror {
 		kept := c
-		c, z = w.r.lesser(c, z, st, w.classAt)
+		c, z = w.r.lesser(c, z, st, w.classAt, w.classLater)
 		canon = canon && c == kept
 	}
 	if e := w.buffered; e != nil && e.by.byDemand {
@@ -178,7 +178,7 @@ func (w *worker) endBoardPacked(x window, z int, free, ends uint32, complete boo
 // lesser returns, of the window c (made by st, which the reflection maps
 // onto itself) with z-state z and its reflection across the board's
 // length, the one a count with counter.mirror keeps: c where the two
-// differ in kind at a position of classAt (worker.classAt). It compares
+// are of different classes (worker.classAt, classLater). It compares
 // them with the last square added's nibble the most significant: the
 // squares added last stay longest, and choosing by them makes states that
 // differ only in squares about to leave choose alike, so that their
@@ -187,11 +187,11 @@ func (w *worker) endBoardPacked(x window, z int, free, ends uint32, complete boo
 // from the last square, which takes renaming both. On boards of an even
 // width the reflection swaps the colours, and with them the z-states that
 // name the colour of the second end.
-func (r *counter) lesser(c uint64, z int, st *shift, classAt uint32) (uint64, int) {
+func (r *counter) lesser(c uint64, z int, st *shift, classAt uint32, classLater *classifier) (uint64, int) {
 	m, zm := st.reflectNibbles(c), r.f.reflectZ(z)
 	kc, km := nibbleKindBits(c), nibbleKindBits(m)
 	switch {
-	case classAt != 0 && (kc^km)&(3*spread(classAt)) != 0:
+	case classAt != 0 && (kc^km)&(3*spread(classAt)) != 0 && (classLater == nil || classLater.class(c) != classLater.class(m)):
 		return c, z // of another class: another pass's
 	case km < kc:
 		return m, zm

@@ -199,11 +199,11 @@ func (f *board) validKinds(ks kindSet) bool {
 // fit, largest first, so that a pass reads the groups of few ranges.
 // The classes of a range too large for one pass go into passes one at a
 // time, by their shares in sample (keys of cur), and a single class too
-// large for one pass is split by positions of keep, which the step
+// large for one pass is split by positions of splitBy, which the step
 // leaves alone (classifier.refine), or else made in ranges of the next
 // layer's groups, as planPasses does. A pass that turns out too large is
 // made again as two (lean).
-func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sm *sample, part float64, groups int, keep []int) ([]pass, *classifier) {
+func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sm *sample, part float64, groups int, splitBy []int) ([]pass, *classifier) {
 	c := &classifier{f: f}
 	c.setPartition(cp.partition)
 	var units []classShare
@@ -246,7 +246,7 @@ func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sm *sample,
 			continue
 		}
 		// The unit's share, split among its classes as the sample does,
-		// and a class too large for a pass by positions of keep.
+		// and a class too large for a pass by positions of splitBy.
 		var classes []classShare
 		sum := 0.0
 		for m := u.classes; m != 0; m &= m - 1 {
@@ -265,8 +265,8 @@ func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sm *sample,
 			} else {
 				cl.share = u.share / float64(len(classes))
 			}
-			if cl.share > part && len(sm.keys) > 0 {
-				parts = append(parts, c.refine(bits.TrailingZeros64(cl.classes), cl.share, part, keep, sm)...)
+			if cl.share > part && len(sm.keys) > 0 && len(splitBy) > 0 {
+				parts = append(parts, c.refine(bits.TrailingZeros64(cl.classes), cl.share, part, splitBy, sm)...)
 				continue
 			}
 			parts = append(parts, cl)

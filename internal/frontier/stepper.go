@@ -179,9 +179,9 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 	r, stride := s.r, s.r.k+1
 	for _, w := range s.ws {
 		w.err = nil
-		w.mirror, w.classAt = r.mirrors(s.v), 0
+		w.mirror, w.classAt, w.classLater = r.mirrors(s.v), 0, nil
 		if w.mirror && classes != allClasses {
-			w.classAt, w.mirror = s.classes.after(&r.f.shifts[s.v])
+			w.classAt, w.classLater, w.mirror = s.classes.after(&r.f.shifts[s.v])
 		}
 		if !tally {
 			total, cut := w.total, w.cut

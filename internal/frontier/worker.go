@@ -82,12 +82,15 @@ type worker struct {
 	// counter.mirror, stepper.expand). In a pass of some classes, classAt
 	// holds the window positions after the step that tell a state's class
 	// (classifier.after): a state is kept as its reflection only where the
-	// two have squares of the same kinds there, so that the pass makes
-	// states of its own classes alone, as the next step's passes expect
-	// (classParts).
-	mirror  bool
-	classAt uint32
-	_       apart // made is written for every state of a sample
+	// two are of the same class, so that the pass makes states of its own
+	// classes alone, as the next step's passes expect (classParts). Where
+	// the squares there are of the same kinds, they are; where they are
+	// not, classLater, the classifier of the states the step makes, tells
+	// whether a split class makes them one (nil: they are not).
+	mirror     bool
+	classAt    uint32
+	classLater *classifier
+	_          apart // made is written for every state of a sample
 }
 
 // apart ends a struct that each worker has one of and writes to as it
@@ -548,14 +551,15 @@ func (w *worker) lesserKey(a *slotCodes, z int) uint64 {
 }
 
 // sameClass reports whether the window after the step, as a and the
-// step's from have it, and its reflection (mfrom) have squares of the
-// same kinds at the positions classAt.
+// step's from have it, and its reflection (mfrom) are of the same class:
+// of the same kinds at the positions classAt, or of one class by
+// classLater.
 func (w *worker) sameClass(a *slotCodes) bool {
 	st := w.st
 	for m := w.classAt; m != 0; m &= m - 1 {
 		q := bits.TrailingZeros32(m)
 		if kind(uint64(a[st.from[q]])) != kind(uint64(a[st.mfrom[q]])) {
-			return false
+			return w.classLater != nil && w.classLater.classOfWindow(a, &st.from) == w.classLater.classOfWindow(a, &st.mfrom)
 		}
 	}
 	return true
