@@ -112,6 +112,13 @@ type Config struct {
 	// group (stepper.proj).
 	onRead       func(states int)
 	noProjection bool
+	// onExpand, when not nil, is called with the states of each piece of
+	// a layer that a pass expands, those of its classes, on a worker: for
+	// tests that measure how often the passes expand a state. noSplits,
+	// for them, makes no step split a class (partition), so that a class
+	// too large for one pass is made in ranges of groups.
+	onExpand func(states int)
+	noSplits bool
 	// sparseDemands, for tests, keeps the sets of the demand passes as
 	// hash sets on every board (see demandSet).
 	sparseDemands bool

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -919,11 +920,13 @@ func TestProjection(t *testing.T) {
 }
 
 // TestReadsInPasses counts boards in passes of a tenth of a layer each,
-// their layers on disk, with and without projections, and checks that
-// the counts agree with a count at once and that projections make the
-// passes read fewer states. Given KNIGHTSTOUR_READS (a board, such as
-// "free 8x6"), it measures instead what the passes read against the
-// states they expand, the figures docs/counting.md gives:
+// their layers on disk: as a count does, without projections, and with
+// no class split. It checks that the counts agree with a count at once,
+// that projections make the passes read fewer states, and that splits
+// make them expand fewer. Given KNIGHTSTOUR_READS (a board, such as
+// "free 8x6"; "all" before it counts every length), it measures instead
+// what the passes read and expand against the states of the layers, the
+// figures docs/counting.md and BENCHMARKS.md give:
 //
 //	KNIGHTSTOUR_READS="free 8x6" go test -run TestReadsInPasses -v -timeout 0 ./internal/frontier
 func TestReadsInPasses(t *testing.T) {
@@ -935,44 +938,59 @@ func TestReadsInPasses(t *testing.T) {
 	board := os.Getenv("KNIGHTSTOUR_READS")
 	if board != "" {
 		cfg := Config{Mode: FromStart}
-		if rest, ok := strings.CutPrefix(board, "free "); ok {
+		rest, all := strings.CutPrefix(board, "all ")
+		if rest, ok := strings.CutPrefix(rest, "free "); ok {
 			board, cfg.Mode = rest, FreeEnds
+		} else {
+			board = rest
 		}
 		if _, err := fmt.Sscanf(board, "%dx%d", &cfg.Rows, &cfg.Cols); err != nil {
-			t.Fatalf("KNIGHTSTOUR_READS=%q: %v", board, err)
+			t.Fatalf("KNIGHTSTOUR_READS=%q: %v", os.Getenv("KNIGHTSTOUR_READS"), err)
 		}
 		if cfg.Mode == FromStart {
 			cfg.StartRow = cfg.Rows - 1
 		}
+		cfg.AllLengths = all
 		boards = []Config{cfg}
 	}
+	type variant struct {
+		name                   string
+		noProjection, noSplits bool
+	}
+	variants := []variant{{"as a count does", false, false}, {"no projections", true, false}, {"no splits", false, true}}
 	for _, cfg := range boards {
 		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
 		want := wholeCount(t, cfg)
 		name := fmt.Sprintf("%dx%d %v", cfg.Rows, cfg.Cols, cfg.Mode)
-		var reads [2]int64
-		for i, noProjection := range []bool{false, true} {
-			var read atomic.Int64
-			cfg.SpillDir, cfg.passPart, cfg.noProjection = t.TempDir(), 0.1, noProjection
+		var reads, expanded [3]int64
+		for i, v := range variants {
+			var read, expand atomic.Int64
+			cfg.SpillDir, cfg.passPart, cfg.noProjection, cfg.noSplits = t.TempDir(), 0.1, v.noProjection, v.noSplits
 			cfg.onRead = func(states int) { read.Add(int64(states)) }
+			cfg.onExpand = func(states int) { expand.Add(int64(states)) }
+			start := time.Now()
 			got, err := Count(context.Background(), cfg)
 			if err != nil {
-				t.Fatalf("%s, projections %v: %v", name, !noProjection, err)
+				t.Fatalf("%s, %s: %v", name, v.name, err)
 			}
 			if diff := cmp.Diff(countsOf(want), countsOf(got)); diff != "" {
-				t.Errorf("%s, projections %v: counts (-at once +in passes):\n%s", name, !noProjection, diff)
+				t.Errorf("%s, %s: counts (-at once +in passes):\n%s", name, v.name, diff)
 			}
-			reads[i] = read.Load()
+			reads[i], expanded[i] = read.Load(), expand.Load()
 			if board != "" {
 				var states int64
 				for _, n := range got.States {
 					states += int64(n)
 				}
-				t.Logf("%s, projections %v: %d states read in %d passes at most a square, %.2f a state of the layers", name, !noProjection, reads[i], got.Passes, float64(reads[i])/float64(states))
+				t.Logf("%s, %s: in passes of a tenth, at most %d a square; of the %d states of the layers, %.2f read and %.2f expanded a state; %.1f s",
+					name, v.name, got.Passes, states, float64(reads[i])/float64(states), float64(expanded[i])/float64(states), time.Since(start).Seconds())
 			}
 		}
 		if reads[0] >= reads[1] {
 			t.Errorf("%s: the passes read %d states with projections, %d without: want fewer", name, reads[0], reads[1])
+		}
+		if expanded[0] >= expanded[2] {
+			t.Errorf("%s: the passes expanded %d states with splits, %d without: want fewer", name, expanded[0], expanded[2])
 		}
 	}
 }

@@ -33,7 +33,7 @@ func (s *stepper) plan(share float64) ([]pass, error) {
 	groups := 1 << s.gbits
 	keep := untouched(&r.f.shifts[s.v], r.f.slots)
 	splitBy := keep
-	if r.mirrors(s.v) {
+	if r.mirrors(s.v) || r.cfg.noSplits {
 		splitBy = nil
 	}
 	var passes []pass

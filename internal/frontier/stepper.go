@@ -245,6 +245,9 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 		kept := int64(0)
 		defer func() {
 			s.taken.Add(kept)
+			if r.cfg.onExpand != nil {
+				r.cfg.onExpand(int(kept))
+			}
 			if tally {
 				s.followed.Add(kept)
 			}
