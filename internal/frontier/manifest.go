@@ -152,10 +152,10 @@ type stepPart struct {
 	// are by hash, not the lean step's, by mix: the passes left must be
 	// made the same way, as a class split into ranges of groups is.
 	Buffered  bool         `json:"buffered,omitempty"`
-	Positions []int        `json:"positions"` // the window positions that tell the classes
-	Splits    [][2]int     `json:"splits,omitempty"`
-	Left      []passRecord `json:"left"`   // the passes still to make
-	Passes    int          `json:"passes"` // the passes made
+	Positions []int        `json:"positions"`        // the window positions that tell the classes
+	Splits    [][2]int     `json:"splits,omitempty"` // and the splits of their partition, as partsRecord's
+	Left      []passRecord `json:"left"`             // the passes still to make
+	Passes    int          `json:"passes"`           // the passes made
 	// Total and Cut are the tours the passes made found (Cut: of the
 	// shorter board, with all lengths at the end of a column).
 	Total    []uint64   `json:"total"`

@@ -33,6 +33,11 @@ func (s *stepper) plan(share float64) ([]pass, error) {
 	groups := 1 << s.gbits
 	keep := untouched(&r.f.shifts[s.v], r.f.slots)
 	splitBy := keep
+	// A step that keeps the lesser of a state and its reflection splits
+	// no class: a pass keeps a state's reflection in its place only where
+	// the two are of one class (worker.classAt), and the finer the
+	// classes, the fewer pairs are. On 8x7 with free ends at -memory
+	// 560M, splits at those steps too left 6% more states over the count.
 	if r.mirrors(s.v) || r.cfg.noSplits {
 		splitBy = nil
 	}
@@ -49,17 +54,11 @@ func (s *stepper) plan(share float64) ([]pass, error) {
 	return passes, nil
 }
 
-// A step that keeps the lesser of a state and its reflection (mirrors)
-// splits no class. A pass keeps a state's reflection in its place only
-// where the two are of one class (worker.classAt), and the finer the
-// classes, the fewer are: on 8x7 with free ends at -memory 560M, splits
-// at those steps too left 6% more states over the count, and the count
-// took as long as one that split no class.
-
-// startPasses records, for a step not resumed, the positions its classes
-// are told by in the next layer's parts, and tells whether the passes
-// can skip the groups of cur without their classes: only where cur's
-// parts are told by the same positions.
+// startPasses records, for a step not resumed, the partition of its
+// classes in the next layer's parts, and tells whether the passes can
+// skip the groups of cur without their classes: by cur's parts where
+// they are told by the same partition (aligned), else by a projection of
+// them.
 func (s *stepper) startPasses(fresh bool) {
 	r := s.r
 	if fresh && s.classes.count() > 1 {
@@ -235,8 +234,8 @@ func (r *counter) estimate(v int) int {
 // take at most part of the next layer each, judging the classes' sizes
 // from sample, keys of cur; a class larger than part is split by more
 // positions, of splitBy (classifier.refine), or where none divides it
-// made in ranges of groups, at worst a group a pass. It returns the classifier of the
-// passes' classes. It tells classes by positions the next steps leave
+// made in ranges of groups, at worst a group a pass. It returns the
+// classifier of the passes' classes. It tells classes by positions the next steps leave
 // alone too where those split the layer finely enough, so that their
 // passes can follow these (alignedPasses); else, where it can, by some of
 // the positions prev that cur's parts are told by, so that its passes
