@@ -157,12 +157,7 @@ func (f *board) validPartition(v int, pt partition) bool {
 type classifier struct {
 	f *board
 	partition
-	// div gives the digit of each position of pos, then of each split, in
-	// a key that is not packed: key / div % 11 in base 11, key / div %
-	// mod where the digits grow (board.place and board.radix). A constant
-	// 11 spares a division.
-	div, mod []uint64
-	rules    [][]posKind // partition.rules
+	rules [][]posKind // partition.rules
 }
 
 // setPositions makes c tell classes by the window positions pos alone.
@@ -171,30 +166,13 @@ func (c *classifier) setPositions(pos []int) { c.setPartition(partition{pos: pos
 // setPartition makes c tell classes by pt, a valid partition.
 func (c *classifier) setPartition(pt partition) {
 	c.partition = pt.clone()
-	c.div, c.mod = nil, nil
-	for _, q := range pt.pos {
-		c.addDigit(q)
-	}
-	for _, s := range pt.splits {
-		c.addDigit(s.pos)
-	}
 	c.rules, _ = c.partition.rules()
-}
-
-// addDigit makes c read the digit of window position q, after those it
-// reads already.
-func (c *classifier) addDigit(q int) {
-	c.div = append(c.div, c.f.place[q])
-	if c.f.slots > base11Slots {
-		c.mod = append(c.mod, c.f.radix[q])
-	}
 }
 
 // divide splits class cl of c by the kind at window position q (see
 // classSplit).
 func (c *classifier) divide(cl, q int) {
 	c.splits = append(c.splits, classSplit{cl, q})
-	c.addDigit(q)
 	c.rules, _ = c.partition.rules()
 }
 
@@ -233,21 +211,10 @@ func (c *classifier) after(st *shift) (uint32, *classifier, bool) {
 // done (1), or one end of a piece of path (2), whatever the piece.
 func kind(code uint64) int { return int(min(code, slotToZ)) }
 
-// code returns the code of the square at window position p of key, the
-// i-th digit c reads.
-func (c *classifier) code(key uint64, i, p int) uint64 {
-	switch {
-	case c.f.packed:
-		return key >> (4 * p) & 15
-	case c.mod == nil:
-		return key / c.div[i] % 11
-	default:
-		return key / c.div[i] % c.mod[i]
-	}
-}
-
-// codeAt returns the code of the square at window position q of key, as
-// classifier.code does without the divisors it keeps.
+// codeAt returns the code of the square at window position q of key: a
+// nibble of a packed key, else a digit, key / place % 11 in base 11 (a
+// constant 11 spares a division) and key / place % radix where the
+// digits grow (board.place and board.radix).
 func (f *board) codeAt(key uint64, q int) uint64 {
 	switch {
 	case f.packed:
@@ -262,12 +229,12 @@ func (f *board) codeAt(key uint64, q int) uint64 {
 // class returns the class of key, from 0 to c.count()-1.
 func (c *classifier) class(key uint64) int {
 	class := 0
-	for i, p := range c.pos {
-		class = 3*class + kind(c.code(key, i, p))
+	for _, p := range c.pos {
+		class = 3*class + kind(c.f.codeAt(key, p))
 	}
 	for j, s := range c.splits {
 		if class == s.class {
-			class = c.split(j, kind(c.code(key, len(c.pos)+j, s.pos)))
+			class = c.split(j, kind(c.f.codeAt(key, s.pos)))
 		}
 	}
 	return class
