@@ -75,27 +75,29 @@ func (pt partition) clone() partition {
 	return partition{pos: slices.Clone(pt.pos), splits: slices.Clone(pt.splits)}
 }
 
+// through returns pt as the window after the step st sees it, and false
+// if a position leaves the window in the step.
+func (pt partition) through(st *shift) (partition, bool) {
+	out := pt.clone()
+	for i, p := range pt.pos {
+		if out.pos[i] = int(st.next[p]); out.pos[i] < 0 {
+			return partition{}, false
+		}
+	}
+	for i, s := range pt.splits {
+		if out.splits[i].pos = int(st.next[s.pos]); out.splits[i].pos < 0 {
+			return partition{}, false
+		}
+	}
+	return out, true
+}
+
 // moved returns pt as the step after square v sees it, its window one
 // square on, and false if a position leaves the window in either step.
 func (pt partition) moved(f *board, v int) (partition, bool) {
-	at := func(p int) (int, bool) {
-		q := int(f.shifts[v].next[p])
-		return q, f.stays(v+1, q)
-	}
-	out := partition{pos: make([]int, len(pt.pos)), splits: make([]classSplit, len(pt.splits))}
-	for i, p := range pt.pos {
-		q, ok := at(p)
-		if !ok {
-			return partition{}, false
-		}
-		out.pos[i] = q
-	}
-	for i, s := range pt.splits {
-		q, ok := at(s.pos)
-		if !ok {
-			return partition{}, false
-		}
-		out.splits[i] = classSplit{s.class, q}
+	out, ok := pt.through(&f.shifts[v])
+	if !ok || slices.ContainsFunc(out.positions(), func(q int) bool { return !f.stays(v+1, q) }) {
+		return partition{}, false
 	}
 	return out, true
 }
@@ -184,23 +186,16 @@ func (c *classifier) divide(cl, q int) {
 // keeps a state's reflection in its place only where the reflection is
 // of the same class (worker.classAt).
 func (c *classifier) after(st *shift) (uint32, *classifier, bool) {
+	pt, ok := c.partition.through(st)
+	if !ok {
+		return 0, nil, false
+	}
 	var at uint32
-	for _, p := range c.positions() {
-		q := st.next[p]
-		if q < 0 {
-			return 0, nil, false
-		}
+	for _, q := range pt.positions() {
 		at |= 1 << q
 	}
-	if len(c.splits) == 0 {
+	if len(pt.splits) == 0 {
 		return at, nil, true
-	}
-	pt := c.partition.clone()
-	for i, p := range pt.pos {
-		pt.pos[i] = int(st.next[p])
-	}
-	for i, sp := range pt.splits {
-		pt.splits[i].pos = int(st.next[sp.pos])
 	}
 	later := &classifier{f: c.f}
 	later.setPartition(pt)
