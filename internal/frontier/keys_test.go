@@ -281,3 +281,75 @@ func TestClassOfDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestNeeds11 checks needs11 against the digits of keys made digit by
+// digit, and against decode, for every number of squares a key in base 11
+// holds and every z-state, the digits drawn at random and at their edges.
+func TestNeeds11(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for slots := 1; slots <= base11Slots; slots++ {
+		f := &board{slots: slots}
+		f.setRadices()
+		for i := range 3000 {
+			var key, place uint64 = 0, 1
+			var wantFree, wantEnds uint32
+			for p := range slots {
+				c := uint64(rng.IntN(11))
+				switch i {
+				case 0:
+					c = 0
+				case 1:
+					c = 10
+				}
+				key += c * place
+				place *= 11
+				switch {
+				case c == slotFree:
+					wantFree |= 1 << p
+				case c >= slotToZ:
+					wantEnds |= 1 << p
+				}
+			}
+			key += uint64(i&3) * place
+			free, ends := needs11(key, slots)
+			var a slotCodes
+			_, dFree, dEnds := f.decode(key, &a)
+			got := []uint32{free, ends, dFree, dEnds}
+			if diff := cmp.Diff([]uint32{wantFree, wantEnds, wantFree, wantEnds}, got); diff != "" {
+				t.Fatalf("%d squares, key %d: free and ends by needs11, then by decode (-want +got):\n%s", slots, key, diff)
+			}
+		}
+	}
+}
+
+// BenchmarkNeeds16 reads what the squares of keys of 16 squares in base 11
+// need, as a layer of 8 rows with free ends is written (kindsOfDigits):
+// by needs11, and by decode as it did before.
+func BenchmarkNeeds16(b *testing.B) {
+	f, windows := randomWindows(b, 8, 8, SweepNarrow)
+	keys := make([]uint64, len(windows))
+	for i := range windows {
+		keys[i] = f.encode(&windows[i], i&3, &f.shifts[f.n-1])
+	}
+	for _, by := range []string{"needs11", "decode"} {
+		b.Run(by, func(b *testing.B) {
+			var sum uint32
+			var a slotCodes
+			for b.Loop() {
+				for _, key := range keys {
+					var free, ends uint32
+					if by == "decode" {
+						_, free, ends = f.decode(key, &a)
+					} else {
+						free, ends = needs11(key, f.slots)
+					}
+					sum += free ^ ends
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/key")
+			if sum == 1 {
+				b.Log(sum)
+			}
+		})
+	}
+}
