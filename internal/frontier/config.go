@@ -109,9 +109,11 @@ type Config struct {
 	// a layer that a pass reads from disk, on a worker: for tests that
 	// measure what the passes read. noProjection, for them, makes the
 	// passes of a step not by the classes of the step before read every
-	// group (stepper.proj).
+	// group (stepper.proj); noKinds records no group's kinds, as if they
+	// were unknown, so that no pass skips a group by them (kindSet).
 	onRead       func(states int)
 	noProjection bool
+	noKinds      bool
 	// onExpand, when not nil, is called with the states of each piece of
 	// a layer that a pass expands, those of its classes, on a worker: for
 	// tests that measure how often the passes expand a state. noSplits,

@@ -924,9 +924,11 @@ func TestProjection(t *testing.T) {
 // no class split. It checks that the counts agree with a count at once,
 // that projections make the passes read fewer states, and that splits
 // make them expand fewer. Given KNIGHTSTOUR_READS (a board, such as
-// "free 8x6"; "all" before it counts every length), it measures instead
-// what the passes read and expand against the states of the layers, the
-// figures docs/counting.md and BENCHMARKS.md give:
+// "free 8x6"; "all" before it counts every length, "across" after "free"
+// counts across, keys in digits), it measures instead
+// what the passes read and expand against the states of the layers, and
+// with no group's kinds besides, the figures docs/counting.md and
+// BENCHMARKS.md give:
 //
 //	KNIGHTSTOUR_READS="free 8x6" go test -run TestReadsInPasses -v -timeout 0 ./internal/frontier
 func TestReadsInPasses(t *testing.T) {
@@ -944,6 +946,7 @@ func TestReadsInPasses(t *testing.T) {
 		} else {
 			board = rest
 		}
+		board, cfg.Across = strings.CutPrefix(board, "across ")
 		if _, err := fmt.Sscanf(board, "%dx%d", &cfg.Rows, &cfg.Cols); err != nil {
 			t.Fatalf("KNIGHTSTOUR_READS=%q: %v", os.Getenv("KNIGHTSTOUR_READS"), err)
 		}
@@ -954,18 +957,21 @@ func TestReadsInPasses(t *testing.T) {
 		boards = []Config{cfg}
 	}
 	type variant struct {
-		name                   string
-		noProjection, noSplits bool
+		name                            string
+		noProjection, noSplits, noKinds bool
 	}
-	variants := []variant{{"as a count does", false, false}, {"no projections", true, false}, {"no splits", false, true}}
+	variants := []variant{{"as a count does", false, false, false}, {"no projections", true, false, false}, {"no splits", false, true, false}}
+	if board != "" {
+		variants = append(variants, variant{"no kinds", false, false, true}) // what skipping groups by their kinds spares
+	}
 	for _, cfg := range boards {
 		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
 		want := wholeCount(t, cfg)
 		name := fmt.Sprintf("%dx%d %v", cfg.Rows, cfg.Cols, cfg.Mode)
-		var reads, expanded [3]int64
+		var reads, expanded [4]int64
 		for i, v := range variants {
 			var read, expand atomic.Int64
-			cfg.SpillDir, cfg.passPart, cfg.noProjection, cfg.noSplits = t.TempDir(), 0.1, v.noProjection, v.noSplits
+			cfg.SpillDir, cfg.passPart, cfg.noProjection, cfg.noSplits, cfg.noKinds = t.TempDir(), 0.1, v.noProjection, v.noSplits, v.noKinds
 			cfg.onRead = func(states int) { read.Add(int64(states)) }
 			cfg.onExpand = func(states int) { expand.Add(int64(states)) }
 			start := time.Now()

@@ -353,7 +353,9 @@ func (s *stepper) write(wi, at int, entries []uint64) error {
 	if err != nil {
 		return err
 	}
-	dense.kinds = s.r.f.kindsOf(entries, s.r.k+1) // for the next step's passes
+	if !s.r.cfg.noKinds {
+		dense.kinds = s.r.f.kindsOf(entries, s.r.k+1) // for the next step's passes
+	}
 	s.out.groups[at] = dense
 	s.states.Add(int64(len(entries) / (s.r.k + 1)))
 	return nil
