@@ -358,7 +358,8 @@ func TestSixteenNibbles(t *testing.T) {
 // leaves a state's labels as they were instead of renaming them (finishPacked's
 // canon), a label out of order would make two keys of one state, and the
 // count would stay right with more states. Starts inside the board, added
-// where they lie, put the start square among the others.
+// where they lie, put the start square among the others: a step that kept
+// the labels of an edge from the start to a piece of path failed here.
 func TestPackedStatesAsBase11(t *testing.T) {
 	t.Parallel()
 	for _, cfg := range []Config{
