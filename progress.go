@@ -88,8 +88,8 @@ type Progress struct {
 	// Pass and Passes are, for CountDP, the pass of the square under way
 	// and how many it plans: more than one where its states do not fit in
 	// memory at once and go to disk (WithSpill) in parts; Pass is 0 when
-	// no pass is under way, as when a count stops between them. Expanded is the
-	// share of the states the pass has taken on, from 0 to 1.
+	// no pass is under way, as when a count stops between them. Expanded
+	// is the share of the states the pass has taken on, from 0 to 1.
 	Pass, Passes int
 	Expanded     float64
 	// Demands is, for CountDP before its first square, the share done of
