@@ -153,22 +153,19 @@ func (f *board) kindsOf(entries []uint64, stride int) kindSet {
 // which on 8 rows few groups reach: some positions never hold some kind.
 func (f *board) kindsOfDigits(entries []uint64, stride int) kindSet {
 	all := uint32(1)<<f.slots - 1
+	base11 := f.slots <= base11Slots
+	var a slotCodes
 	var free, done, end uint32
-	if f.slots <= base11Slots {
-		for i := 0; i < len(entries) && free&done&end != all; i += stride {
-			fr, en := needs11(entries[i], f.slots)
-			free |= fr
-			end |= en
-			done |= all &^ (fr | en)
+	for i := 0; i < len(entries) && free&done&end != all; i += stride {
+		var fr, en uint32
+		if base11 {
+			fr, en = needs11(entries[i], f.slots)
+		} else {
+			_, fr, en = f.decode(entries[i], &a)
 		}
-	} else {
-		var a slotCodes
-		for i := 0; i < len(entries) && free&done&end != all; i += stride {
-			_, fr, en := f.decode(entries[i], &a)
-			free |= fr
-			end |= en
-			done |= all &^ (fr | en)
-		}
+		free |= fr
+		end |= en
+		done |= all &^ (fr | en)
 	}
 	var ks kindSet
 	for p := range f.slots {
