@@ -87,7 +87,7 @@ type Progress struct {
 	States int
 	// Pass and Passes are, for CountDP, the pass of the square under way
 	// and how many it plans: more than one where its states do not fit in
-	// memory at once and go to disk (WithSpill) in parts; Pass is 0 when
+	// memory at once and go to disk (WithSpill) in parts; both are 0 when
 	// no pass is under way, as when a count stops between them. Expanded
 	// is the share of the states the pass has taken on, from 0 to 1.
 	Pass, Passes int

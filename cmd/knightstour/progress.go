@@ -96,7 +96,7 @@ func (p *progressLine) showSteps(pr knightstour.Progress) {
 		next = fmt.Sprintf(" (resuming: %.0f%% of the checkpoint's files checked)", 100*pr.Checked)
 	case pr.TasksDone < pr.Tasks && pr.Expanded > 0:
 		next = fmt.Sprintf(" (square %d: %.0f%%", pr.TasksDone+1, 100*pr.Expanded)
-		if pr.Passes > 1 && pr.Pass > 0 { // pass 0: the step's passes have stopped
+		if pr.Passes > 1 {
 			next += fmt.Sprintf(" of pass %d of %d", pr.Pass, pr.Passes)
 		}
 		next += ")"

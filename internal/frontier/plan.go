@@ -482,7 +482,10 @@ func refit(p pass, states, room float64, shares []float64) []pass {
 // but the last.
 func (s *stepper) run(passes []pass, multi bool, makePass func(pass) (int, error)) error {
 	r := s.r
-	defer r.pass.Store(0)
+	defer func() { // no pass under way: a stop between passes reports none
+		r.pass.Store(0)
+		r.passesPlanned.Store(0)
+	}()
 	dropped, narrowed := false, false
 	for len(passes) > 0 {
 		p := passes[0]

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
 )
@@ -34,6 +36,32 @@ func stoppedBetweenPasses(t *testing.T, cfg Config, v, pass int) *manifest {
 		t.Fatalf("%dx%d: stopped after pass %d of square %d, the checkpoint has %+v", cfg.Rows, cfg.Cols, pass, v+1, m.Step)
 	}
 	return m
+}
+
+// TestProgressAfterStop checks that a count stopped between the passes
+// of a square reports, last, no pass under way: neither a pass nor how
+// many the square planned, where it once said "pass 0 of 11".
+func TestProgressAfterStop(t *testing.T) {
+	cfg := Config{Rows: 4, Cols: 6, Mode: FromStart, StartRow: 3, Lean: true, passPart: 0.1,
+		Workers: 2, MemoryLimit: 1 << 30, noMirror: true, Checkpoint: filepath.Join(t.TempDir(), "count.ckpt")}
+	var mu sync.Mutex
+	var last Progress
+	var planned int
+	cfg.Every = time.Millisecond
+	cfg.Progress = func(p Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		last, planned = p, max(planned, p.Passes)
+	}
+	stoppedBetweenPasses(t, cfg, 12, 1)
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := gocmp.Diff([2]int{0, 0}, [2]int{last.Pass, last.Passes}); diff != "" {
+		t.Errorf("last progress of a count stopped between passes: pass and passes (-want +got):\n%s", diff)
+	}
+	if planned < 2 {
+		t.Errorf("the count reported at most %d passes a square: want the square in passes", planned)
+	}
 }
 
 func readManifest(t *testing.T, ckpt string) *manifest {
