@@ -327,26 +327,11 @@ func TestSixteenNibbles(t *testing.T) {
 	} {
 		cfg.Workers, cfg.MemoryLimit, cfg.AllDemands = 2, 2<<30, true
 		cfg.noMirror = true // base 11 keeps every state as it is
-		states := func(base11 bool) []int {
-			cfg.Base11 = base11
-			var got []int
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			cfg.afterStep = func(v, n int) {
-				if got = append(got, n); v+1 == squares {
-					cancel()
-				}
-			}
-			if _, err := Count(ctx, cfg); !errors.Is(err, context.Canceled) {
-				t.Fatalf("%+v: stopped with %v", cfg, err)
-			}
-			return got
-		}
-		nibbles := states(false)
+		nibbles := statesBySquare(t, cfg, false, squares)
 		if f := mustBoard(t, cfg); !f.packed || f.zInKey {
 			t.Fatalf("%dx%d %v: packed %v, z in the key %v", cfg.Rows, cfg.Cols, cfg.Sweep, f.packed, f.zInKey)
 		}
-		if diff := cmp.Diff(states(true), nibbles); diff != "" {
+		if diff := cmp.Diff(statesBySquare(t, cfg, true, squares), nibbles); diff != "" {
 			t.Errorf("%dx%d %v %v (early start %v): states after each square (-base 11 +nibbles):\n%s",
 				cfg.Rows, cfg.Cols, cfg.Mode, cfg.Sweep, cfg.EarlyStart, diff)
 		}
@@ -369,19 +354,32 @@ func TestPackedStatesAsBase11(t *testing.T) {
 		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrowDown},
 	} {
 		cfg.Workers, cfg.MemoryLimit, cfg.AllDemands, cfg.noMirror = 2, 1<<30, true, true
-		states := func(base11 bool) []int {
-			cfg.Base11 = base11
-			got, err := Count(context.Background(), cfg)
-			if err != nil {
-				t.Fatalf("%+v: %v", cfg, err)
-			}
-			return got.States
-		}
-		if diff := cmp.Diff(states(true), states(false)); diff != "" {
+		if diff := cmp.Diff(statesBySquare(t, cfg, true, 0), statesBySquare(t, cfg, false, 0)); diff != "" {
 			t.Errorf("%dx%d %v from (%d,%d) %v: states after each square (-base 11 +packed):\n%s",
 				cfg.Rows, cfg.Cols, cfg.Mode, cfg.StartRow, cfg.StartCol, cfg.Sweep, diff)
 		}
 	}
+}
+
+// statesBySquare counts cfg, its keys in base 11 or not, and returns the
+// states after each square: of the first squares alone, the count then
+// stopped, or of all of them for squares 0.
+func statesBySquare(t *testing.T, cfg Config, base11 bool, squares int) []int {
+	t.Helper()
+	cfg.Base11 = base11
+	var got []int
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg.afterStep = func(v, n int) {
+		if got = append(got, n); v+1 == squares {
+			cancel()
+		}
+	}
+	_, err := Count(ctx, cfg)
+	if squares > 0 && !errors.Is(err, context.Canceled) || squares == 0 && err != nil {
+		t.Fatalf("%+v: stopped with %v", cfg, err)
+	}
+	return got
 }
 
 // wholeCounts holds, for the tests that stop, split or spill a count, the
