@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -412,12 +413,15 @@ func (r *counter) openPart(ctx context.Context, m *manifest, raw bool) error {
 // removeCheckpoint removes the checkpoint and the files it names, once
 // the count is done.
 func (r *counter) removeCheckpoint() {
+	// The checkpoint first: a count killed in between leaves layer files
+	// no checkpoint names, which the next count removes
+	// (removeOrphanLayers), and never a checkpoint that names files gone.
+	os.Remove(r.cfg.Checkpoint)
 	for _, lf := range r.checkpointed {
 		lf.checkpointed = false
 		os.Remove(lf.f.Name())
 	}
 	r.checkpointed = nil
-	os.Remove(r.cfg.Checkpoint)
 	os.Remove(r.demandsFile())
 }
 
@@ -433,6 +437,36 @@ func (r *counter) removeStaleRuns() {
 	stale = append(stale, torn...)
 	for _, name := range stale {
 		os.Remove(name)
+	}
+}
+
+// layerName matches the base name of a layer file after its prefix, as
+// createLayerFile names it.
+var layerName = regexp.MustCompile(`^[0-9]+-[0-9]+(-after[0-9]+)?\.layer$`)
+
+// removeOrphanLayers deletes the layer files beside the checkpoint that
+// it does not name: those of a count killed after it wrote a layer and
+// before a checkpoint named it. The count that resumes need not write
+// that layer again under the same names (it checkpoints at other
+// squares), and nothing else would remove them. The lock this count
+// holds says no one is writing them now.
+func (r *counter) removeOrphanLayers() {
+	if r.cfg.Checkpoint == "" {
+		return
+	}
+	named := map[string]bool{}
+	for _, lf := range r.checkpointed {
+		named[lf.name] = true
+	}
+	// Read from the directory, not globbed: a checkpoint's name may hold
+	// a pattern's characters.
+	dir, prefix := filepath.Dir(r.cfg.Checkpoint), filepath.Base(r.layerPrefix())
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if ok && layerName.MatchString(rest) && !named[e.Name()] {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
 	}
 }
 

@@ -457,8 +457,10 @@ func (r *counter) resume(ctx context.Context, cur *layer, total []uint64) (*laye
 		if m.Step != nil {
 			r.checkpointed = append(r.checkpointed, m.Step.files...)
 		}
+		r.removeOrphanLayers()
 		return cur, v0, nil
 	}
+	r.removeOrphanLayers()
 	return cur, 0, nil
 }
 
