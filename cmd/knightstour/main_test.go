@@ -826,9 +826,10 @@ func TestEverySubcommandHelp(t *testing.T) {
 	}
 }
 
-// TestProfiles asks count and queens for both profiles: each file must be
-// a profile (gzipped protocol buffers), and one that cannot be written
-// fails the command with the flag's name.
+// TestProfiles asks count and queens for both profiles and a trace: each
+// profile must be gzipped protocol buffers, the trace must begin as Go's
+// execution traces do, and a file that cannot be written fails the
+// command with the flag's name.
 func TestProfiles(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ name, command, board string }{
@@ -837,8 +838,8 @@ func TestProfiles(t *testing.T) {
 		{"queens", "queens", "10"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cpu, mem := filepath.Join(dir, tc.name+".cpu"), filepath.Join(dir, tc.name+".mem")
-			args := append(strings.Fields(tc.command), "-quiet", "-cpuprofile", cpu, "-memprofile", mem, tc.board)
+			cpu, mem, tr := filepath.Join(dir, tc.name+".cpu"), filepath.Join(dir, tc.name+".mem"), filepath.Join(dir, tc.name+".trace")
+			args := append(strings.Fields(tc.command), "-quiet", "-cpuprofile", cpu, "-memprofile", mem, "-trace", tr, tc.board)
 			if code, _, errOut := runArgs(t, args...); code != exitOK {
 				t.Fatalf("%q: exit %d, stderr %s", args, code, errOut)
 			}
@@ -851,9 +852,12 @@ func TestProfiles(t *testing.T) {
 					t.Errorf("%s: not a gzipped profile: % x", file, raw[:min(len(raw), 8)])
 				}
 			}
+			if raw, err := os.ReadFile(tr); err != nil || !bytes.HasPrefix(raw, []byte("go 1.")) {
+				t.Errorf("%s: not an execution trace (%v): %q", tr, err, raw[:min(len(raw), 8)])
+			}
 		})
 	}
-	for _, name := range []string{"-cpuprofile", "-memprofile"} {
+	for _, name := range []string{"-cpuprofile", "-memprofile", "-trace"} {
 		bad := filepath.Join(dir, "no such dir", "p")
 		code, _, errOut := runArgs(t, "count", "-quiet", name, bad, "4x5")
 		if code != exitFail || !strings.Contains(errOut, name+":") {

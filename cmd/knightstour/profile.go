@@ -6,42 +6,63 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 )
 
-// profileFlags are -cpuprofile and -memprofile, for the commands whose
-// work takes minutes to hours (count, queens). A CPU profile of a real
-// count shows where its time goes (go tool pprof), and can become the
-// binary's profile for profile-guided optimisation (scripts/pgo.sh); a
+// profileFlags are -cpuprofile, -trace and -memprofile, for the commands
+// whose work takes minutes to hours (count, queens). A CPU profile of a
+// real count shows where its time goes (go tool pprof), and can become the
+// binary's profile for profile-guided optimisation (scripts/pgo.sh); an
+// execution trace shows when the workers wait, for what and for whom (go
+// tool trace), which a profile of where the processors are busy cannot; a
 // heap profile shows what the Go heap holds and allocated beside the
 // states a frontier count maps from the kernel, which -memory counts.
-type profileFlags struct{ cpu, mem string }
+type profileFlags struct{ cpu, trace, mem string }
 
 func (p *profileFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.cpu, "cpuprofile", "", "write a CPU profile of the work to this file (go tool pprof)")
+	fs.StringVar(&p.trace, "trace", "", "write an execution trace of the work to this file (go tool trace): when the workers wait, and for what")
 	fs.StringVar(&p.mem, "memprofile", "", "write a heap profile to this file when the work ends, with what it allocated (go tool pprof -sample_index=alloc_space)")
 }
 
-// start begins the CPU profile, if one is asked for, and creates the
-// heap profile's file, so that a path that cannot be written fails before
-// hours of work rather than after. The stop it returns ends the CPU
-// profile and writes the heap profile.
+// start creates the files of the profiles asked for and begins the CPU
+// profile and the trace, so that a path that cannot be written fails
+// before hours of work rather than after. The stop it returns ends them
+// and writes the heap profile.
 func (p *profileFlags) start() (stop func() error, err error) {
-	var cpu, mem *os.File
+	var cpu, tr, mem *os.File
+	var started []func()
+	defer func() {
+		if err != nil {
+			for _, f := range started {
+				f()
+			}
+			for _, f := range []*os.File{cpu, tr, mem} {
+				if f != nil {
+					f.Close()
+				}
+			}
+		}
+	}()
 	if p.mem != "" {
 		if mem, err = os.Create(p.mem); err != nil {
 			return nil, fmt.Errorf("-memprofile: %w", err)
 		}
 	}
-	if p.cpu != "" {
-		if cpu, err = os.Create(p.cpu); err == nil {
-			if err = pprof.StartCPUProfile(cpu); err != nil {
-				cpu.Close()
-			}
+	if p.trace != "" {
+		if tr, err = os.Create(p.trace); err != nil {
+			return nil, fmt.Errorf("-trace: %w", err)
 		}
-		if err != nil {
-			if mem != nil {
-				mem.Close()
-			}
+		if err = trace.Start(tr); err != nil {
+			return nil, fmt.Errorf("-trace: %w", err)
+		}
+		started = append(started, trace.Stop)
+	}
+	if p.cpu != "" {
+		if cpu, err = os.Create(p.cpu); err != nil {
+			return nil, fmt.Errorf("-cpuprofile: %w", err)
+		}
+		if err = pprof.StartCPUProfile(cpu); err != nil {
 			return nil, fmt.Errorf("-cpuprofile: %w", err)
 		}
 	}
@@ -51,6 +72,12 @@ func (p *profileFlags) start() (stop func() error, err error) {
 			pprof.StopCPUProfile()
 			if err := cpu.Close(); err != nil {
 				errs = append(errs, fmt.Errorf("-cpuprofile: %w", err))
+			}
+		}
+		if tr != nil {
+			trace.Stop()
+			if err := tr.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("-trace: %w", err))
 			}
 		}
 		if mem != nil {
