@@ -11,6 +11,12 @@ import (
 // the kernel as soon as the last of its groups is freed. Groups are carved
 // in the order the step packs them and freed in about the same order by
 // the next step, so slabs empty one after another.
+//
+// No system call is made under mu: the kernel takes a millisecond or more
+// to map and fill a slab of 8 MiB, or to unmap one, and every other
+// worker that carves or frees a group would wait for it. On 7x7 from the
+// corner that wait was most of the time one processor idled while the
+// other worked (an execution trace, count -trace).
 type arena struct {
 	mem *memory
 	mu  sync.Mutex
@@ -74,12 +80,13 @@ func (a *arena) alloc(n int) (group, bool) {
 		return group{}, true
 	}
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.slabWords == 0 {
 		a.slabWords = minSlabWords
 	}
 	if n > a.slabWords/4 {
-		s, ok := a.newSlab(n, n)
+		room := a.room
+		a.mu.Unlock()
+		s, ok := a.newSlab(n, n, room)
 		if !ok {
 			return group{}, false
 		}
@@ -88,27 +95,55 @@ func (a *arena) alloc(n int) (group, bool) {
 		s.live.Store(1)
 		return group{entries: s.words[:n:n], slab: s, words: n}, true
 	}
-	return a.cut(&a.cur, n)
+	return a.cut(sharedSlab, n)
 }
 
-// cut carves a group of n words from the slab *cur, which a new slab
-// replaces, the old one sealed, where it lacks the room; under a.mu.
-func (a *arena) cut(cur **slab, n int) (group, bool) {
+// sharedSlab names, for cut, the slab that alloc carves from, which all
+// workers share; a worker's number names the slab carve carves for it.
+const sharedSlab = -1
+
+// slot returns where the slab that cut carves for wi is held; under a.mu,
+// as carve may move a.carving.
+func (a *arena) slot(wi int) **slab {
+	if wi == sharedSlab {
+		return &a.cur
+	}
+	return &a.carving[wi]
+}
+
+// cut carves a group of n words from the slab of wi (slot), which a new
+// slab replaces, the old one sealed, where it lacks the room. It is
+// called under a.mu and lets go of it, also while it maps the new slab.
+func (a *arena) cut(wi, n int) (group, bool) {
 	if a.slabWords == 0 {
 		a.slabWords = minSlabWords
 	}
-	s := *cur
+	s := *a.slot(wi)
+	var empty []uint64
 	if s == nil || s.used+n > len(s.words) {
-		ns, ok := a.newSlab(a.slabWords, n)
+		words, room := a.slabWords, a.room
+		a.mu.Unlock()
+		ns, ok := a.newSlab(words, n, room)
+		a.mu.Lock()
 		if !ok {
+			a.mu.Unlock()
 			return group{}, false
 		}
-		a.seal(s)
-		s, *cur = ns, ns
+		cur := a.slot(wi)
+		if s = *cur; s != nil && s.used+n <= len(s.words) {
+			// Another worker put a slab of its own in the shared one's
+			// place meanwhile: this one is not needed.
+			empty = ns.words
+		} else {
+			empty = a.seal(s)
+			s, *cur = ns, ns
+		}
 	}
 	g := group{entries: s.words[s.used : s.used+n : s.used+n], slab: s, words: n}
 	s.used += n
 	s.live.Add(1)
+	a.mu.Unlock()
+	a.giveBack(empty)
 	return g, true
 }
 
@@ -124,11 +159,10 @@ func (a *arena) carve(wi, n int) (group, bool) {
 		return group{}, true
 	}
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	for len(a.carving) <= wi {
 		a.carving = append(a.carving, nil)
 	}
-	return a.cut(&a.carving[wi], n)
+	return a.cut(wi, n)
 }
 
 // carvable returns the largest group carve hands out: a quarter slab, as
@@ -157,25 +191,27 @@ func (a *arena) trim(wi int, g *group, n int) {
 	g.entries, g.words = g.entries[:n:n], n
 }
 
-// seal marks a slab that no more groups will be carved from, and returns
-// it if none of its groups is left; under a.mu.
-func (a *arena) seal(s *slab) {
+// seal marks a slab that no more groups will be carved from and, if none
+// of its groups is left, returns its words for giveBack; under a.mu.
+func (a *arena) seal(s *slab) []uint64 {
 	if s == nil {
-		return
+		return nil
 	}
 	s.sealed = true
 	if s.live.Load() == 0 {
-		a.unmap(s)
+		return a.empty(s)
 	}
+	return nil
 }
 
 // newSlab returns a slab of the given size, or a spare one of at least
-// least words (see memory.recycle).
-func (a *arena) newSlab(words, least int) (*slab, bool) {
+// least words (see memory.recycle), that leaves room bytes below the
+// memory limit; not under a.mu.
+func (a *arena) newSlab(words, least int, room int64) (*slab, bool) {
 	if w := a.mem.reuse(least); w != nil {
 		return &slab{words: w[:cap(w)]}, true
 	}
-	w, ok := a.mem.allocLeaving(words, a.room)
+	w, ok := a.mem.allocLeaving(words, room)
 	if !ok {
 		return nil, false
 	}
@@ -186,22 +222,37 @@ func (a *arena) newSlab(words, least int) (*slab, bool) {
 // left: a slab is otherwise returned only once sealed.
 func (a *arena) dropEmptyCur() {
 	a.mu.Lock()
-	defer a.mu.Unlock()
+	var w []uint64
 	if s := a.cur; s != nil && s.live.Load() == 0 {
 		s.sealed = true
-		a.unmap(s)
+		w = a.empty(s)
 		a.cur = nil
 	}
+	a.mu.Unlock()
+	a.giveBack(w)
 }
 
-// unmap returns a sealed, empty slab's memory; under a.mu.
-func (a *arena) unmap(s *slab) {
+// empty marks a sealed slab with no group left as freed and returns its
+// words for giveBack, once; under a.mu.
+func (a *arena) empty(s *slab) []uint64 {
 	if s.freed {
-		return
+		return nil
 	}
 	s.freed = true
-	a.mem.keep(s.words)
+	w := s.words
 	s.words = nil
+	return w
+}
+
+// giveBack hands the words of slabs no group holds to the memory
+// accountant, to keep as spare or give back to the kernel; not under
+// a.mu.
+func (a *arena) giveBack(w ...[]uint64) {
+	for _, w := range w {
+		if w != nil {
+			a.mem.keep(w)
+		}
+	}
 }
 
 // free gives a group back; its slab goes when it is sealed and empty.
@@ -211,23 +262,26 @@ func (a *arena) free(g group) {
 		return
 	}
 	a.mu.Lock()
+	var w []uint64
 	if s.sealed && s.live.Load() == 0 {
-		a.unmap(s)
+		w = a.empty(s)
 	}
 	a.mu.Unlock()
+	a.giveBack(w)
 }
 
 // release unmaps the slabs being carved, once no layer holds groups of
 // them: at the end of a count.
 func (a *arena) release() {
 	a.mu.Lock()
-	a.seal(a.cur)
+	empty := [][]uint64{a.seal(a.cur)}
 	a.cur = nil
 	for i, s := range a.carving {
-		a.seal(s)
+		empty = append(empty, a.seal(s))
 		a.carving[i] = nil
 	}
 	a.mu.Unlock()
+	a.giveBack(empty...)
 }
 
 // A kindSet tells which kinds (see kind) the states of a group hold at

@@ -3,6 +3,7 @@ package frontier
 import (
 	"math/big"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -280,4 +281,85 @@ func TestCarve(t *testing.T) {
 	if got := mem.used.Load(); got != 0 {
 		t.Errorf("used at the end: %d bytes", got)
 	}
+}
+
+// TestArenaConcurrent has four workers carve, allocate, trim and free
+// groups at once, as a step's workers do, with slabs small enough that
+// they often need a new one at the same moment (the arena maps it
+// without its lock, so two may race to replace the shared slab). No
+// group may overlap another, and every slab must go back at the end.
+// Run it with -race.
+func TestArenaConcurrent(t *testing.T) {
+	const words = minSlabWords
+	mem := &memory{limit: 1 << 30}
+	a := &arena{mem: mem, slabWords: words}
+	const workers = 4
+	kept := make([][]group, workers)
+	var wg sync.WaitGroup
+	for wi := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(wi), 7))
+			var mine []group
+			for i := range 3000 {
+				var g group
+				var ok bool
+				switch n := 1 + rng.IntN(words/4); rng.IntN(4) {
+				case 0: // larger than a quarter slab: a slab of its own
+					g, ok = a.alloc(words/4 + n)
+				case 1: // the shared slab, full after a few: a new one often
+					g, ok = a.alloc(words/8 + n/2)
+				default:
+					if g, ok = a.carve(wi, n); ok {
+						a.trim(wi, &g, rng.IntN(n+1))
+					}
+				}
+				if !ok {
+					t.Errorf("worker %d: refused within the limit", wi)
+					return
+				}
+				for j := range g.entries {
+					g.entries[j] = uint64(wi)<<32 | uint64(i)
+				}
+				if g.words > 0 {
+					mine = append(mine, g)
+				}
+				if len(mine) > 20 && rng.IntN(2) == 0 { // free one at random, checked first
+					k := rng.IntN(len(mine))
+					if !sameWords(mine[k].entries) {
+						t.Errorf("worker %d: a group was overwritten", wi)
+						return
+					}
+					a.free(mine[k])
+					mine[k] = mine[len(mine)-1]
+					mine = mine[:len(mine)-1]
+				}
+			}
+			kept[wi] = mine
+		}()
+	}
+	wg.Wait()
+	for _, mine := range kept {
+		for _, g := range mine {
+			if !sameWords(g.entries) {
+				t.Fatal("a group was overwritten")
+			}
+			a.free(g)
+		}
+	}
+	a.release()
+	if got := mem.used.Load(); got != 0 {
+		t.Errorf("used at the end: %d bytes", got)
+	}
+}
+
+// sameWords reports whether every word of w is its first.
+func sameWords(w []uint64) bool {
+	for _, x := range w {
+		if x != w[0] {
+			return false
+		}
+	}
+	return true
 }
