@@ -824,7 +824,9 @@ func TestCountNarrows(t *testing.T) {
 	}
 	counts := []tight{
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow}, 3 << 20},
-		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true}, 5 << 19},
+		// At 2.5 MiB only 2 or 3 passes narrowed, and under load now and
+		// then none (1 run in 80); at 2 MiB 13 to 21 do.
+		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true}, 1 << 21},
 		// Groups of a few states, more than the bins' buckets: a packed
 		// key then carries its group within its bucket (emitter.markKeys),
 		// and the buckets a pass gives up must take their counts along.
