@@ -141,6 +141,37 @@ func TestCheckpointResume(t *testing.T) {
 	}
 }
 
+// TestCheckpointOrphansAtStart starts a count on a checkpoint that is not
+// there yet, beside layer files a count killed before its first
+// checkpoint left, and files that are not this count's: the count removes
+// its orphans and leaves the rest.
+func TestCheckpointOrphansAtStart(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Rows: 5, Cols: 5, Mode: FromStart, StartRow: 4, Workers: 2, MemoryLimit: 1 << 30,
+		Checkpoint: filepath.Join(dir, "count.ckpt")}
+	orphans := []string{"count.ckpt.3-0.layer", "count.ckpt.12-1-after2.layer"}
+	others := []string{"count.ckpt.notes", "count.ckpt.x-0.layer", "other.ckpt.3-0.layer", "count.ckpt.3-0.layer.bak"}
+	for _, name := range slices.Concat(orphans, others) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("states"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Count(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if diff := gocmp.Diff(slices.Sorted(slices.Values(others)), left); diff != "" {
+		t.Errorf("files left (-want +got):\n%s", diff)
+	}
+}
+
 // dirState is the names and contents of the files in dir.
 func dirState(t *testing.T, dir string) map[string]string {
 	t.Helper()
