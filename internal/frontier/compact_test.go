@@ -27,6 +27,7 @@ func TestUnhashKey(t *testing.T) {
 // limbs, small and large, in both key orders, and decodes every block
 // back: the same states, in key order.
 func TestCompactBlocks(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	m := newMixer(61) // the keys of boards 8 wide
 	for _, o := range []keyOrder{{}, {&m}} {

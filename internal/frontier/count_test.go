@@ -47,6 +47,7 @@ func TestCount(t *testing.T) {
 // 7 rows with more groups to a bucket than the room), against the same
 // counts in few groups.
 func TestCountSmallGroups(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	cfgs := []Config{
 		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5},
 		{Rows: 7, Cols: 4, Mode: FromStart, StartRow: 6, Across: true}, // room for 2 bits

@@ -270,6 +270,7 @@ func TestKeyShards(t *testing.T) {
 // length, and across boards 8 and 9 long (17 and 18 squares a window);
 // and on 1 worker as on 2.
 func TestDenseDemands(t *testing.T) {
+	t.Parallel() // limits of 1 GiB or more, and no Go heap counted (no count)
 	for _, tc := range []struct {
 		cfg    Config
 		paired bool

@@ -11,6 +11,7 @@ import (
 // a time, on random keys and the largest: keys of 17 squares in base 11
 // (decode17), of 18 whose digits grow (decode18), and of fewer in base 11.
 func TestDecode(t *testing.T) {
+	t.Parallel()
 	type decoded struct {
 		Squares    slotCodes
 		Z          int
@@ -68,6 +69,7 @@ func TestDecode(t *testing.T) {
 // every key, z-state included, stays below 4*span, the bits the board's
 // mixer takes.
 func TestKeys(t *testing.T) {
+	t.Parallel()
 	for _, cfg := range []Config{
 		{Rows: 9, Cols: 9, Sweep: SweepNarrow},
 		{Rows: 9, Cols: 5, Sweep: SweepNarrow, Across: true},
@@ -286,6 +288,7 @@ func TestClassOfDigits(t *testing.T) {
 // digit, and against decode, for every number of squares a key in base 11
 // holds and every z-state, the digits drawn at random and at their edges.
 func TestNeeds11(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(11, 12))
 	for slots := 1; slots <= base11Slots; slots++ {
 		f := &board{slots: slots}

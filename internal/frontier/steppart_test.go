@@ -342,6 +342,7 @@ func TestStepPartOfAnotherReflectionRule(t *testing.T) {
 // and that the resumed counts' passes still skip the groups without
 // their classes and find the count and states of a run without a stop.
 func TestCheckpointKeepsParts(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	// Every state kept: passes of some classes keep a state's reflection
 	// only where the two are of one class, and would make more states than
 	// a count at once.

@@ -290,6 +290,7 @@ func TestCarve(t *testing.T) {
 // group may overlap another, and every slab must go back at the end.
 // Run it with -race.
 func TestArenaConcurrent(t *testing.T) {
+	t.Parallel() // its own memory accountant
 	const words = minSlabWords
 	mem := &memory{limit: 1 << 30}
 	a := &arena{mem: mem, slabWords: words}
@@ -302,7 +303,7 @@ func TestArenaConcurrent(t *testing.T) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(wi), 7))
 			var mine []group
-			for i := range 3000 {
+			for i := range 1500 {
 				var g group
 				var ok bool
 				switch n := 1 + rng.IntN(words/4); rng.IntN(4) {
