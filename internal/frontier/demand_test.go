@@ -47,20 +47,33 @@ func TestMappedFilter(t *testing.T) {
 	}
 }
 
-// BenchmarkViability runs the demand passes of 7x8 from the corner, which
-// precede its count; -benchmem shows the Go heap they allocate, most of it
-// garbage the collector lets grow beside the lists it keeps.
+// BenchmarkViability runs the demand passes that precede a count: of 7x8
+// from the corner by rows, and of 7x7 from the corner as a count makes it
+// (the narrow sweep, the start paired with its reflection); -benchmem
+// shows the Go heap they allocate, most of it garbage the collector lets
+// grow beside the lists it keeps.
 func BenchmarkViability(b *testing.B) {
-	cfg := Config{Rows: 7, Cols: 8, Mode: FromStart, Workers: 2, MemoryLimit: 1 << 30}
-	f := mustBoard(b, cfg)
-	b.ReportAllocs()
-	for b.Loop() {
-		r := &counter{cfg: cfg, f: f, mem: &memory{limit: cfg.MemoryLimit}}
-		vb, err := r.viability(context.Background(), r.f.packDemand(0, 0, r.firstZ()))
-		if err != nil {
-			b.Fatal(err)
-		}
-		vb.free()
+	for _, bc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"7x8-rows", Config{Rows: 7, Cols: 8, Mode: FromStart}},
+		{"7x7", Config{Rows: 7, Cols: 7, Mode: FromStart, StartRow: 6, Sweep: SweepNarrow}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			cfg := bc.cfg
+			cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+			f := mustBoard(b, cfg)
+			b.ReportAllocs()
+			for b.Loop() {
+				r := newCounter(f, cfg)
+				vb, err := r.viability(context.Background(), f.packDemand(0, 0, r.firstZ()))
+				if err != nil {
+					b.Fatal(err)
+				}
+				vb.free()
+			}
+		})
 	}
 }
 
