@@ -31,11 +31,11 @@ func (p *profileFlags) register(fs *flag.FlagSet) {
 // and writes the heap profile.
 func (p *profileFlags) start() (stop func() error, err error) {
 	var cpu, tr, mem *os.File
-	var started []func()
+	traced := false
 	defer func() {
 		if err != nil {
-			for _, f := range started {
-				f()
+			if traced { // the CPU profile, begun after it, failed to start
+				trace.Stop()
 			}
 			for _, f := range []*os.File{cpu, tr, mem} {
 				if f != nil {
@@ -56,7 +56,7 @@ func (p *profileFlags) start() (stop func() error, err error) {
 		if err = trace.Start(tr); err != nil {
 			return nil, fmt.Errorf("-trace: %w", err)
 		}
-		started = append(started, trace.Stop)
+		traced = true
 	}
 	if p.cpu != "" {
 		if cpu, err = os.Create(p.cpu); err != nil {
