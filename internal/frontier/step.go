@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"context"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 )
@@ -83,6 +84,9 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	}
 	for s.gbits < maxGroupBits && s.newStates()>>s.gbits > perGroup || lean && 64-r.f.mixer.bits+s.gbits < minCountBits {
 		s.gbits++
+	}
+	if bucketBits := uint(bits.TrailingZeros(maxBuckets)); !lean && r.cfg.groupStates == 0 && s.gbits > bucketBits && s.newStates()>>bucketBits <= perGroup*wholeBuckets {
+		s.gbits = bucketBits
 	}
 	if part != nil {
 		lean, s.gbits = !part.Buffered, uint(part.GroupBits)
