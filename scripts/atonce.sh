@@ -28,11 +28,15 @@ echo "| round | $old, s | new, s | new / $old |"
 echo "|---|---|---|---|"
 for round in $(seq "$ROUNDS"); do
 	a=$((round % 2)) b=$((1 - round % 2))
-	/usr/bin/time -f "%U %S" -o "$tmp/time-old" taskset -c "$a" "$tmp/kt-old" count -method dp -quiet -workers 1 "${args[@]}" > "$tmp/out-old" &
-	/usr/bin/time -f "%U %S" -o "$tmp/time-new" taskset -c "$b" "$tmp/kt-new" count -method dp -quiet -workers 1 "${args[@]}" > "$tmp/out-new" &
+	/usr/bin/time -f "%U %S" -o "$tmp/time-old" taskset -c "$a" "$tmp/kt-old" count -method dp -json -quiet -workers 1 "${args[@]}" > "$tmp/out-old" &
+	/usr/bin/time -f "%U %S" -o "$tmp/time-new" taskset -c "$b" "$tmp/kt-new" count -method dp -json -quiet -workers 1 "${args[@]}" > "$tmp/out-new" &
 	wait
-	if ! cmp -s <(head -1 "$tmp/out-old") <(head -1 "$tmp/out-new"); then
-		echo "${args[*]}: $old counts $(head -1 "$tmp/out-old"), the work tree $(head -1 "$tmp/out-new")" >&2
+	# The counts, from -json: the text each binary prints may differ in
+	# form from one commit to another.
+	c0=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["count"])' "$tmp/out-old")
+	c1=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["count"])' "$tmp/out-new")
+	if [ "$c0" != "$c1" ]; then
+		echo "${args[*]}: $old counts $c0, the work tree $c1" >&2
 		exit 1
 	fi
 	read -r u0 s0 < "$tmp/time-old"
