@@ -569,6 +569,13 @@ func (m *merger) sortMarked(parts [][]uint64, counts []uint32, markAt uint) erro
 	return nil
 }
 
+// mergeMul spreads keys over a merge table (mergeInto) by a
+// multiplication, whose high bits depend on every bit of the key: the
+// table's place is the product's top bits, its tag the 32 below them and
+// those. The table is the merge's own, so any spread will do; hashKey's
+// two multiplications and three shifts took 4% of 7x7 from the corner.
+const mergeMul = 0x9e3779b97f4a7c15
+
 // placeBits is how many low bits of a merge table slot hold a place; the
 // key's hash fills the rest, so that most probes that miss need not look
 // at the output.
@@ -612,13 +619,14 @@ func (m *merger) mergeInto(parts [][]uint64, out []uint64) (_ []uint64, err erro
 	clear(table)
 	overflow := false
 	mask := uint64(size - 1)
+	shift := 64 - uint(bits.TrailingZeros(uint(size)))
 	places := 0 // the entries in out
 	for _, p := range parts {
 		for j := 0; j < len(p); j += stride {
 			key := p[j]
-			h := hashKey(key)
+			h := key * mergeMul
 			tag := h &^ (1<<placeBits - 1) // never 0 with the place: places start at 1
-			i := h & mask
+			i := h >> shift
 			for {
 				slot := table[i]
 				if slot == 0 {
