@@ -85,6 +85,8 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	for s.gbits < maxGroupBits && s.newStates()>>s.gbits > perGroup || lean && 64-r.f.mixer.bits+s.gbits < minCountBits {
 		s.gbits++
 	}
+	// Groups up to wholeBuckets times as large, where that makes each a
+	// bucket of the bins, spare the sort of the buckets into groups.
 	if bucketBits := uint(bits.TrailingZeros(maxBuckets)); !lean && r.cfg.groupStates == 0 && s.gbits > bucketBits && s.newStates()>>bucketBits <= perGroup*wholeBuckets {
 		s.gbits = bucketBits
 	}
