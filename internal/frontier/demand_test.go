@@ -282,8 +282,11 @@ func TestKeyShards(t *testing.T) {
 // rows, from a start with and without a pair, 6x5 with free ends of every
 // length, and across boards 8 and 9 long (17 and 18 squares a window);
 // and on 1 worker as on 2.
+//
+// It does not run in parallel: the bits of 18 squares' demands take 387
+// MB of Go heap, which a count beside it would take for its own (see
+// memory.runtime) and might stop at its limit.
 func TestDenseDemands(t *testing.T) {
-	t.Parallel() // limits of 1 GiB or more, and no Go heap counted (no count)
 	for _, tc := range []struct {
 		cfg    Config
 		paired bool
