@@ -24,6 +24,12 @@ ROUNDS=${ROUNDS:-4}
 # shellcheck source=scripts/twobinaries.sh
 . scripts/twobinaries.sh "$old"
 
+# count_of FILE prints the count of a count's -json output: the text each
+# binary prints may differ in form from one commit to another.
+count_of() {
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["count"])' "$1"
+}
+
 echo "| round | $old, s | new, s | new / $old |"
 echo "|---|---|---|---|"
 for round in $(seq "$ROUNDS"); do
@@ -31,10 +37,7 @@ for round in $(seq "$ROUNDS"); do
 	/usr/bin/time -f "%U %S" -o "$tmp/time-old" taskset -c "$a" "$tmp/kt-old" count -method dp -json -quiet -workers 1 "${args[@]}" > "$tmp/out-old" &
 	/usr/bin/time -f "%U %S" -o "$tmp/time-new" taskset -c "$b" "$tmp/kt-new" count -method dp -json -quiet -workers 1 "${args[@]}" > "$tmp/out-new" &
 	wait
-	# The counts, from -json: the text each binary prints may differ in
-	# form from one commit to another.
-	c0=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["count"])' "$tmp/out-old")
-	c1=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["count"])' "$tmp/out-new")
+	c0=$(count_of "$tmp/out-old") c1=$(count_of "$tmp/out-new")
 	if [ "$c0" != "$c1" ]; then
 		echo "${args[*]}: $old counts $c0, the work tree $c1" >&2
 		exit 1

@@ -19,8 +19,15 @@ import (
 // cache too: with one bin per group, on a large layer nearly every
 // append missed the cache.
 
-// maxBuckets bounds the buckets of a buffered step.
-const maxBuckets = 256
+// maxBuckets bounds the buckets of a buffered step: 2^maxBucketBits.
+const (
+	maxBucketBits = 8
+	maxBuckets    = 1 << maxBucketBits
+)
+
+// bucketBits returns the log2 of the buckets of the step's bins: one a
+// group, up to maxBuckets.
+func (s *stepper) bucketBits() uint { return min(s.gbits, maxBucketBits) }
 
 // A grouping picks the group of a buffered step's state: the top bits of
 // hash(key). It can pick by the state's demand alone (the kind of each

@@ -2,7 +2,6 @@ package frontier
 
 import (
 	"errors"
-	"math/bits"
 
 	"github.com/euler1758/knightstour/internal/pool"
 )
@@ -18,7 +17,7 @@ import (
 // passes left.
 func (s *stepper) buffered(part *stepPart) error {
 	r, k := s.r, s.r.k
-	bbits := min(s.gbits, uint(bits.TrailingZeros(maxBuckets))) // buckets of the bins
+	bbits := s.bucketBits()
 	if r.pool == nil {
 		r.pool = newBinPool(k, r.mem)
 	}

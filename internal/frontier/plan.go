@@ -424,7 +424,7 @@ func (s *stepper) passRoom() float64 {
 	if s.perState > 0 {
 		return float64(r.mem.limit-r.mem.held()-s.staging) / s.perState
 	}
-	buckets := 1 << min(s.gbits, uint(bits.TrailingZeros(maxBuckets)))
+	buckets := 1 << s.bucketBits()
 	filling := float64(len(s.ws) * buckets * binEntries * (r.k + 1) * 8)
 	return (s.binRoom() - filling) / binBytes(r.k)
 }

@@ -2,7 +2,6 @@ package frontier
 
 import (
 	"context"
-	"math/bits"
 	"slices"
 	"sync/atomic"
 )
@@ -87,8 +86,8 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	}
 	// Groups up to wholeBuckets times as large, where that makes each a
 	// bucket of the bins, spare the sort of the buckets into groups.
-	if bucketBits := uint(bits.TrailingZeros(maxBuckets)); !lean && r.cfg.groupStates == 0 && s.gbits > bucketBits && s.newStates()>>bucketBits <= perGroup*wholeBuckets {
-		s.gbits = bucketBits
+	if !lean && r.cfg.groupStates == 0 && s.gbits > maxBucketBits && s.newStates()>>maxBucketBits <= perGroup*wholeBuckets {
+		s.gbits = maxBucketBits
 	}
 	if part != nil {
 		lean, s.gbits = !part.Buffered, uint(part.GroupBits)
