@@ -9,6 +9,9 @@
 #   BOARDS="7x7;-closed 8x8" scripts/against.sh b467975
 #   ROUNDS=3 scripts/against.sh b467975          # each board 3 times each
 #
+# With more than one round, a line after the table gives each board's
+# median share: one round can land a fifth either side of it here.
+#
 # Run it on an idle machine: the two binaries must see the same one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +32,7 @@ PY
 }
 
 IFS=';' read -ra boards <<< "${BOARDS:-7x7}"
+declare -A shares # board: the rounds' new / old, space-separated
 echo "| board | $old, s | new, s | states a second, $old | new | new / $old |"
 echo "|---|---|---|---|---|---|"
 for board in "${boards[@]}"; do
@@ -47,5 +51,16 @@ for board in "${boards[@]}"; do
 			exit 1
 		fi
 		python3 -c "print(f'| $board | {$t0:.1f} | {$t1:.1f} | {$s0/$t0/1e6:.2f} M | {$s1/$t1/1e6:.2f} M | {$t1/$t0:.2f} |')"
+		shares[$board]+="$(python3 -c "print($t1/$t0)") "
 	done
 done
+if ((ROUNDS > 1)); then
+	echo
+	for board in "${boards[@]}"; do
+		python3 -c '
+import statistics, sys
+r = sorted(map(float, sys.argv[2].split()))
+print(f"{sys.argv[1]}: new / old, median {statistics.median(r):.3f} over {len(r)} rounds ({r[0]:.2f} to {r[-1]:.2f})")
+' "$board" "${shares[$board]}"
+	done
+fi
