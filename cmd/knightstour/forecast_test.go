@@ -41,7 +41,7 @@ func TestForecast(t *testing.T) {
 		t.Errorf("9x9 on 2 workers in 17 GiB: on disk %v, %v; want on disk, days", f.onDisk, f.time)
 	}
 	// 8x8 from the corner took 31 min 41 s on 2 workers at -memory 18G
-	// (BENCHMARKS.md), its layers on disk.
+	// (docs/performance.md), its layers on disk.
 	if f := forecastDP(8, 8, "from a square", false, 2, 18<<30); !f.onDisk || f.time < 16*time.Minute || f.time > 64*time.Minute {
 		t.Errorf("8x8 from the corner on 2 workers in 18 GiB: on disk %v, %v; want on disk, 16 to 64 min", f.onDisk, f.time)
 	}

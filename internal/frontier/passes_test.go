@@ -929,8 +929,7 @@ func TestProjection(t *testing.T) {
 // "free 8x6"; "all" before it counts every length, "across" after "free"
 // counts across, keys in digits), it measures instead
 // what the passes read and expand against the states of the layers, and
-// with no group's kinds besides, the figures docs/counting.md and
-// BENCHMARKS.md give:
+// with no group's kinds besides, the figures docs/performance.md gives:
 //
 //	KNIGHTSTOUR_READS="free 8x6" go test -run TestReadsInPasses -v -timeout 0 ./internal/frontier
 func TestReadsInPasses(t *testing.T) {
