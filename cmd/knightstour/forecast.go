@@ -66,6 +66,15 @@ const (
 	digitsOnDisk   = 0.45
 )
 
+// Free ends on 8 rows, on disk, go slower still: any square may be an end,
+// so each state makes more new states, and the tables of the lean step
+// they go to are far larger than the caches. 8x8 with free ends, every
+// length, kept 30.9 billion states over its squares in 8 h 50 min on 2
+// workers at -memory 18G (COUNTS.md), 0.97 million a second, and 8x12 the
+// same way 15.3 billion over squares 37 to 44 in 3 h 35 min, 1.2 million:
+// about a fifth of the packed step's speed on disk.
+const freeEndsOnDisk = 0.2
+
 // forecastDP forecasts a frontier count of a rows x cols board, free
 // ends or closed as kind says, over all lengths if allLengths, on workers
 // goroutines, within memoryLimit bytes.
@@ -100,7 +109,10 @@ func forecastDP(rows, cols int, kind string, allLengths bool, workers int, memor
 		f.onDisk = true
 		rate, digits = statesPerSecondOnDisk*float64(workers), digitsOnDisk
 	}
-	if w == 9 || w == 8 && kind == "free" {
+	switch {
+	case w == 8 && kind == "free" && f.onDisk:
+		rate *= freeEndsOnDisk
+	case w == 9 || w == 8 && kind == "free":
 		rate *= digits
 	}
 	f.time = time.Duration(total / rate * float64(time.Second))

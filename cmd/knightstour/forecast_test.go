@@ -40,6 +40,11 @@ func TestForecast(t *testing.T) {
 	if f := forecastDP(9, 9, "from a square", false, 2, 17<<30); !f.onDisk || f.time < 2*24*time.Hour {
 		t.Errorf("9x9 on 2 workers in 17 GiB: on disk %v, %v; want on disk, days", f.onDisk, f.time)
 	}
+	// 8x8 with free ends, every length, took 8 h 50 min on 2 workers at
+	// -memory 18G (COUNTS.md), its layers on disk.
+	if f := forecastDP(8, 8, "free", true, 2, 18<<30); !f.onDisk || f.time < 4*time.Hour || f.time > 18*time.Hour {
+		t.Errorf("8x8 with free ends, every length, on 2 workers in 18 GiB: on disk %v, %v; want on disk, 4 to 18 h", f.onDisk, f.time)
+	}
 	// 8x8 from the corner took 31 min 41 s on 2 workers at -memory 18G
 	// (docs/performance.md), its layers on disk.
 	if f := forecastDP(8, 8, "from a square", false, 2, 18<<30); !f.onDisk || f.time < 16*time.Minute || f.time > 64*time.Minute {
