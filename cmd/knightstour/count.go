@@ -295,7 +295,7 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 		}
 		// The forecast knows the states of counts along the board.
 		if fc := forecastDP(rows, cols, kind, *f.allLengths, s.workers, limit); fc.long() && !*f.across {
-			fmt.Fprintln(stderr, fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.workers, limit, *f.cpt != "", *f.spill != "", layerRoom(*f.cpt, *f.spill)))
+			progress.forecast = fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.workers, limit, *f.cpt != "", *f.spill != "", layerRoom(*f.cpt, *f.spill))
 		}
 		progress.checkpoint, progress.width = *f.cpt, res.Width
 		opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))

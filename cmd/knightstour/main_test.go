@@ -154,10 +154,16 @@ func TestCountDPFailures(t *testing.T) {
 		{[]string{"count", "-method", "dp", "10x10"}, exitUsage, "up to 9 squares on the shorter side"},
 		{[]string{"count", "-method", "dp", "-sweep", "rows", "9x9"}, exitUsage, "handles columns up to 8 squares long"},
 		{[]string{"count", "-method", "dp", "-memory", "1M", "6x6"}, exitFail, "raise the memory limit (-memory"},
+		{[]string{"count", "-method", "dp", "-checkpoint", filepath.Join(t.TempDir(), "none", "ck"), "8x8"}, exitUsage, "its directory does not exist"},
 	} {
 		code, _, errOut := runArgs(t, tt.args...)
 		if code != tt.code || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tt.args, code, errOut, tt.code, tt.want)
+		}
+		// A count refused never began: no forecast of hours before the
+		// error.
+		if strings.Contains(errOut, "forecast") {
+			t.Errorf("%v: a forecast before the error: %q", tt.args, errOut)
 		}
 	}
 }

@@ -24,6 +24,10 @@ type progressLine struct {
 	// that says, at once, that the count resumes from it.
 	checkpoint string
 	resumeSaid bool
+	// forecast is said before the first progress line of a frontier
+	// count: once the count has begun, and so taken its options, rather
+	// than hours of forecast ahead of an error about a flag.
+	forecast string
 	// width and squares tell a frontier count's time left (squareClock).
 	width   int
 	squares squareClock
@@ -84,6 +88,10 @@ func (p *progressLine) show(pr knightstour.Progress) {
 // showSteps shows the progress of a frontier count: squares added, the
 // states after the last, and how far the next square is.
 func (p *progressLine) showSteps(pr knightstour.Progress) {
+	if p.forecast != "" {
+		p.say(p.forecast)
+		p.forecast = ""
+	}
 	if pr.Resumes > 0 && !p.resumeSaid {
 		p.resumeSaid = true
 		p.say(fmt.Sprintf("resuming from the checkpoint %s after square %d of %d", p.checkpoint, pr.Resumes, pr.Tasks))
