@@ -38,13 +38,13 @@ var peakStates = map[int][]float64{
 // Measured costs: states made a second by one worker, in memory and
 // with the layers on disk in passes; bytes a state in memory (both layers
 // and the tables), and on disk (one layer, raw and compact). The speeds
-// are those of a 2-core AMD EPYC machine (BENCHMARKS.md, and
+// are those of a 2-core AMD EPYC machine (BENCHMARKS.md and
 // docs/performance.md): 7x7 from the corner, 88 million states over its
-// squares in 6.5 to 8.4 s on 2 workers, and 8x8 from the corner at
-// -memory 18G, 10.8 billion in 31.7 minutes. A count writes its large layers compact where raw ones would
-// crowd the disk: each group sorted, the differences and counts as
-// varints, 4.9 bytes a state for 8x8 with free ends and 6.0 for 8x8 from
-// the corner.
+// squares in 5.2 to 8.4 s on 2 workers, and 8x8 from the corner at
+// -memory 18G, 10.8 billion in 31.7 minutes. A count writes its large
+// layers compact where raw ones would crowd the disk: each group sorted,
+// the differences and counts as varints, 4.9 bytes a state for 8x8 with
+// free ends and 6.0 for 8x8 from the corner.
 const (
 	statesPerSecondInMemory = 5.5e6
 	statesPerSecondOnDisk   = 2.8e6
