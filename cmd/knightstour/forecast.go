@@ -68,12 +68,14 @@ const (
 
 // Free ends on 8 rows, on disk, go slower still: any square may be an end,
 // so each state makes more new states, and the tables of the lean step
-// they go to are far larger than the caches. 8x8 with free ends, every
-// length, kept 30.9 billion states over its squares in 8 h 50 min on 2
-// workers at -memory 18G (COUNTS.md), 0.97 million a second, and 8x12 the
-// same way 15.3 billion over squares 37 to 44 in 3 h 35 min, 1.2 million:
-// about a fifth of the packed step's speed on disk.
-const freeEndsOnDisk = 0.2
+// they go to are far larger than the caches. Square 46 of 8x12 with free
+// ends, every length, at -memory 18G on 2 workers, the machine otherwise
+// idle: 3,270,125,643 states expanded in 30 min 47 s in 5 passes, 1.77
+// million a second, about 0.3 of the packed step's speed on disk. (8x8
+// with free ends, every length, kept 30.9 billion states over its
+// squares in 8 h 50 min, 0.97 million a second, resumed in eight
+// segments beside other work; COUNTS.md.)
+const freeEndsOnDisk = 0.3
 
 // forecastDP forecasts a frontier count of a rows x cols board, free
 // ends or closed as kind says, over all lengths if allLengths, on workers
