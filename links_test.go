@@ -15,15 +15,15 @@ var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 // files to another of its files names one that exists: docs move, and a
 // reader who follows a dead link from the README is lost at once.
 func TestDocLinks(t *testing.T) {
-	files, err := filepath.Glob("*.md")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, pattern := range []string{"*.md", "docs/*.md"} {
+		matched, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, matched...)
 	}
-	more, err := filepath.Glob("docs/*.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, file := range append(files, more...) {
+	for _, file := range files {
 		text, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
