@@ -160,6 +160,7 @@ type classifier struct {
 	f *board
 	partition
 	rules [][]posKind // partition.rules
+	table *classTable // where keys are in base 11; nil: by division
 }
 
 // setPositions makes c tell classes by the window positions pos alone.
@@ -169,6 +170,7 @@ func (c *classifier) setPositions(pos []int) { c.setPartition(partition{pos: pos
 func (c *classifier) setPartition(pt partition) {
 	c.partition = pt.clone()
 	c.rules, _ = c.partition.rules()
+	c.table = newClassTable(c)
 }
 
 // divide splits class cl of c by the kind at window position q (see
@@ -176,6 +178,7 @@ func (c *classifier) setPartition(pt partition) {
 func (c *classifier) divide(cl, q int) {
 	c.splits = append(c.splits, classSplit{cl, q})
 	c.rules, _ = c.partition.rules()
+	c.table = newClassTable(c)
 }
 
 // after returns the window positions after the step st (as bits) that
@@ -223,6 +226,9 @@ func (f *board) codeAt(key uint64, q int) uint64 {
 
 // class returns the class of key, from 0 to c.count()-1.
 func (c *classifier) class(key uint64) int {
+	if c.table != nil {
+		return c.table.class(key)
+	}
 	class := 0
 	for _, p := range c.pos {
 		class = 3*class + kind(c.f.codeAt(key, p))

@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -151,4 +152,67 @@ func TestRefineSplitsLargeClasses(t *testing.T) {
 	}
 	sm = &sample{keys: sm.keys}
 	check("aligned", passes, c)
+}
+
+// TestClassTable checks the classes a classTable tells against those the
+// divisions tell, on keys of 16 squares (8 rows by the narrow sweep, as
+// with free ends) and of 17 (8 rows by rows), every digit and z-state
+// drawn at random and at their edges, for partitions drawn at random:
+// up to three positions, then up to eight splits.
+func TestClassTable(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, sweep := range []Sweep{SweepNarrow, SweepRows} {
+		f, err := newBoard(8, 12, sweep, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.pack(false)
+		keys := make([]uint64, 4000)
+		for i := range keys {
+			var key, place uint64 = 0, 1
+			for range f.slots {
+				c := uint64(rng.IntN(11))
+				switch i {
+				case 0:
+					c = 0
+				case 1:
+					c = 10
+				}
+				key += c * place
+				place *= 11
+			}
+			keys[i] = key + uint64(rng.IntN(4))*place
+		}
+		tables := 0
+		for range 300 {
+			pt := partition{pos: rng.Perm(f.slots)[:rng.IntN(maxClassPositions+1)]}
+			for range rng.IntN(9) {
+				next := pt.clone()
+				next.splits = append(next.splits, classSplit{rng.IntN(pt.count()), rng.IntN(f.slots)})
+				if _, ok := next.rules(); ok {
+					pt = next
+				}
+			}
+			c := &classifier{f: f}
+			c.setPartition(pt)
+			if c.table == nil {
+				if n := len(pt.positions()); n > 0 && n <= maxTablePositions {
+					t.Fatalf("%d squares, partition %v: no table", f.slots, pt)
+				}
+				continue
+			}
+			tables++
+			slow := *c
+			slow.table = nil
+			for _, key := range keys {
+				if got, want := c.class(key), slow.class(key); got != want {
+					t.Fatalf("%d squares, partition %v, key %d: class %d by the table, %d by division", f.slots, pt, key, got, want)
+				}
+			}
+		}
+		if tables < 200 {
+			t.Errorf("%d squares: %d partitions of 300 told by a table", f.slots, tables)
+		}
+	}
 }

@@ -413,26 +413,44 @@ func TestKindSet(t *testing.T) {
 	}
 }
 
-// BenchmarkClass tells the classes of 8x8 keys (base 11) by three window
-// positions, which every pass of a lean step in passes does for every
-// state of the layer it reads.
+// BenchmarkClass tells the classes of keys of 8 rows in base 11, which
+// every pass of a step made in passes does for every state of the layer
+// it reads: by three window positions (17 squares, by rows) and by three
+// and four splits (16 squares, as with free ends), each by the
+// classifier's table and by division.
 func BenchmarkClass(b *testing.B) {
-	f, windows := randomWindows(b, 8, 8, SweepRows)
-	keys := make([]uint64, len(windows))
-	for i := range windows {
-		keys[i] = f.encode(&windows[i], i&3, &f.shifts[f.n-1])
-	}
-	c := classifier{f: f}
-	c.setPositions([]int{3, 9, 14})
-	sum := 0
-	for b.Loop() {
-		for _, key := range keys {
-			sum += c.class(key)
+	for _, bc := range []struct {
+		name  string
+		sweep Sweep
+		pt    partition
+	}{
+		{"17/positions", SweepRows, partition{pos: []int{3, 9, 14}}},
+		{"16/splits", SweepNarrow, partition{pos: []int{3, 9, 14}, splits: []classSplit{{26, 5}, {0, 7}, {13, 1}, {27, 11}}}},
+	} {
+		f, windows := randomWindows(b, 8, 12, bc.sweep)
+		keys := make([]uint64, len(windows))
+		for i := range windows {
+			keys[i] = f.encode(&windows[i], i&3, &f.shifts[f.n-1])
 		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/key")
-	if sum == 1 {
-		b.Log(sum)
+		for _, by := range []string{"table", "division"} {
+			c := classifier{f: f}
+			c.setPartition(bc.pt)
+			if by == "division" {
+				c.table = nil
+			}
+			b.Run(bc.name+"/"+by, func(b *testing.B) {
+				sum := 0
+				for b.Loop() {
+					for _, key := range keys {
+						sum += c.class(key)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/key")
+				if sum == 1 {
+					b.Log(sum)
+				}
+			})
+		}
 	}
 }
 
