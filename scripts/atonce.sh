@@ -10,7 +10,11 @@
 #
 #   scripts/atonce.sh OLD                          # 7x7 from the corner, 4 rounds
 #   ROUNDS=6 scripts/atonce.sh c87ce89 -free -across 8x5
+#   SPILL=1 scripts/atonce.sh HEAD~1 -free -all-lengths -memory 600M 8x7
 #
+# With SPILL=1 each binary keeps its layers on disk in a directory of its
+# own (-spill), so that a tight -memory makes the steps in passes, as the
+# wide squares of 8 rows are made.
 # Both counts must agree; the script stops if they do not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,10 +36,15 @@ count_of() {
 
 echo "| round | $old, s | new, s | new / $old |"
 echo "|---|---|---|---|"
+spill_old=() spill_new=()
+if [ -n "${SPILL:-}" ]; then
+	mkdir -p "$tmp/spill-old" "$tmp/spill-new"
+	spill_old=(-spill "$tmp/spill-old") spill_new=(-spill "$tmp/spill-new")
+fi
 for round in $(seq "$ROUNDS"); do
 	a=$((round % 2)) b=$((1 - round % 2))
-	/usr/bin/time -f "%U %S" -o "$tmp/time-old" taskset -c "$a" "$tmp/kt-old" count -method dp -json -quiet -workers 1 "${args[@]}" > "$tmp/out-old" &
-	/usr/bin/time -f "%U %S" -o "$tmp/time-new" taskset -c "$b" "$tmp/kt-new" count -method dp -json -quiet -workers 1 "${args[@]}" > "$tmp/out-new" &
+	/usr/bin/time -f "%U %S" -o "$tmp/time-old" taskset -c "$a" "$tmp/kt-old" count -method dp -json -quiet -workers 1 "${spill_old[@]}" "${args[@]}" > "$tmp/out-old" &
+	/usr/bin/time -f "%U %S" -o "$tmp/time-new" taskset -c "$b" "$tmp/kt-new" count -method dp -json -quiet -workers 1 "${spill_new[@]}" "${args[@]}" > "$tmp/out-new" &
 	wait
 	c0=$(count_of "$tmp/out-old") c1=$(count_of "$tmp/out-new")
 	if [ "$c0" != "$c1" ]; then
