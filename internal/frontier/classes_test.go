@@ -170,19 +170,7 @@ func TestClassTable(t *testing.T) {
 		f.pack(false)
 		keys := make([]uint64, 4000)
 		for i := range keys {
-			var key, place uint64 = 0, 1
-			for range f.slots {
-				c := uint64(rng.IntN(11))
-				switch i {
-				case 0:
-					c = 0
-				case 1:
-					c = 10
-				}
-				key += c * place
-				place *= 11
-			}
-			keys[i] = key + uint64(rng.IntN(4))*place
+			keys[i], _ = randomKey11(rng, f.slots, i, rng.IntN(4))
 		}
 		tables := 0
 		for range 300 {

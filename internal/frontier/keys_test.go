@@ -294,18 +294,9 @@ func TestNeeds11(t *testing.T) {
 		f := &board{slots: slots}
 		f.setRadices()
 		for i := range 3000 {
-			var key, place uint64 = 0, 1
+			key, digits := randomKey11(rng, slots, i, i&3)
 			var wantFree, wantEnds uint32
-			for p := range slots {
-				c := uint64(rng.IntN(11))
-				switch i {
-				case 0:
-					c = 0
-				case 1:
-					c = 10
-				}
-				key += c * place
-				place *= 11
+			for p, c := range digits {
 				switch {
 				case c == slotFree:
 					wantFree |= 1 << p
@@ -313,7 +304,6 @@ func TestNeeds11(t *testing.T) {
 					wantEnds |= 1 << p
 				}
 			}
-			key += uint64(i&3) * place
 			free, ends := needs11(key, slots)
 			var a slotCodes
 			_, dFree, dEnds := f.decode(key, &a)
@@ -323,6 +313,27 @@ func TestNeeds11(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomKey11 returns a key of slots digits in base 11 and z-state z, and
+// its digits, the lowest first: drawn at random, but all 0 for i 0 and all
+// 10 for i 1, the edges of a digit.
+func randomKey11(rng *rand.Rand, slots, i, z int) (uint64, []uint64) {
+	var key, place uint64 = 0, 1
+	digits := make([]uint64, slots)
+	for p := range digits {
+		switch i {
+		case 0:
+			digits[p] = 0
+		case 1:
+			digits[p] = 10
+		default:
+			digits[p] = uint64(rng.IntN(11))
+		}
+		key += digits[p] * place
+		place *= 11
+	}
+	return key + uint64(z)*place, digits
 }
 
 // BenchmarkNeeds16 reads what the squares of keys of 16 squares in base 11
