@@ -273,6 +273,9 @@ func TestCheckpointWidens(t *testing.T) {
 		// reflection only within its class, and make more states than a
 		// count at once.
 		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2, Lean: true, passPart: 0.4, noMirror: true},
+		// As 8 x n with free ends is counted: keys in base 11, a z-state
+		// that names a colour, every length, compact layers in passes.
+		{Rows: 3, Cols: 40, Mode: FreeEnds, Base11: true, compact: true, AllLengths: true, passPart: 0.4, noMirror: true},
 	}
 	if exhaustive {
 		counts = append(counts,
@@ -301,6 +304,9 @@ func TestCheckpointWidens(t *testing.T) {
 		}
 		if n := cfg.Rows * cfg.Cols; steps > n+n/4 {
 			t.Errorf("%+v: %d squares added for %d, want the count to go on from a checkpoint near the end", cfg, steps, n)
+		}
+		if want.Tours.BitLen() <= 64 {
+			t.Errorf("%+v: %v tours, which one limb holds: nothing widened", cfg, want.Tours)
 		}
 		if got.Resumed != 0 {
 			t.Errorf("%+v: resumed after square %d, never stopped", cfg, got.Resumed)
