@@ -67,20 +67,25 @@ func TestRoughFigures(t *testing.T) {
 // done, it tells the squares left at a second each, less half a column.
 // A count that resumes after square 20 reports no square done first, then
 // the 20 at once: the clock starts after them, and tells the time left
-// once it has timed a column and ten seconds of its own.
+// once it has timed a column and ten seconds of its own. Where a square
+// takes 20 minutes, it tells the time left once it has timed two squares,
+// past clockWait, without waiting for a column.
 func TestSquareClock(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		resumes int
+		square  time.Duration
 		want    []time.Duration
 	}{
-		{"from the first square", 0, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16 * time.Second, 15 * time.Second, 14 * time.Second}},
-		{"resumed after square 20 of 50", 20, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 15 * time.Second, 14 * time.Second}},
+		{"from the first square", 0, time.Second, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16 * time.Second, 15 * time.Second, 14 * time.Second}},
+		{"resumed after square 20 of 50", 20, time.Second, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 15 * time.Second, 14 * time.Second}},
+		{"resumed, squares of 20 minutes", 20, 20 * time.Minute, []time.Duration{0, 0, 0, 460 * time.Minute, 440 * time.Minute, 420 * time.Minute, 400 * time.Minute,
+			380 * time.Minute, 360 * time.Minute, 340 * time.Minute, 320 * time.Minute, 300 * time.Minute, 280 * time.Minute}},
 	} {
 		var clock squareClock
 		var got []time.Duration
 		for done := 0; done <= 12; done++ {
-			pr := knightstour.Progress{TasksDone: done, Tasks: 30, States: 1_000_000, Elapsed: time.Duration(done+20) * time.Second}
+			pr := knightstour.Progress{TasksDone: done, Tasks: 30, States: 1_000_000, Elapsed: time.Duration(done+20) * c.square}
 			if c.resumes > 0 {
 				pr.Resumes, pr.Tasks = c.resumes, 50
 				if done > 0 {

@@ -37,7 +37,9 @@ type progressLine struct {
 // state took so far, over the squares added in this run, times the states
 // still to come, taken as the last layer's size for every square left
 // but the last half column, where the states die out. It is rough while
-// the layers still grow, and good once they no longer do.
+// the layers still grow, and good once they no longer do. It waits for a
+// column of squares, whose costs differ with their place in it, or for
+// clockWait where the squares are slow.
 type squareClock struct {
 	started bool
 	since   time.Duration // elapsed when the first square of this run began
@@ -61,12 +63,18 @@ func (c *squareClock) left(pr knightstour.Progress, width int) time.Duration {
 	c.work += float64(pr.States) * float64(pr.TasksDone-c.done)
 	c.done = pr.TasksDone
 	spent := pr.Elapsed - c.since
-	if c.work == 0 || pr.TasksDone-c.from < width || spent < 10*time.Second {
+	if c.work == 0 || pr.TasksDone-c.from < width && spent < clockWait || spent < 10*time.Second {
 		return 0
 	}
 	rest := float64(pr.States) * float64(max(0, pr.Tasks-pr.TasksDone-width/2))
 	return time.Duration(float64(spent) * rest / c.work)
 }
+
+// clockWait is how long squareClock times squares, at least one, before
+// it tells the time left with fewer than a column of them: a count of
+// many hours, resumed in sessions of three, adds four or five squares of
+// 8 rows a session, and waiting for a column it never told its time.
+const clockWait = 30 * time.Minute
 
 func newProgressLine(w io.Writer) *progressLine {
 	p := &progressLine{w: w}
