@@ -95,6 +95,13 @@ type Config struct {
 	// passPart, for tests, when above 0, makes every lean step with its
 	// layer on disk in passes of at most this part of the next layer.
 	passPart float64
+	// layout, for tests, when not nil, chooses the layout of each lean
+	// step's tables (countLayout) in place of chooseLayout; onLayout, when
+	// not nil, is called with the square and the layout of each lean
+	// step's tables, on the count's goroutine: for tests that check the
+	// choice.
+	layout   func(wide float64, states int) countLayout
+	onLayout func(v int, l countLayout)
 	// groupStates, for tests, when above 0, is about how many states a
 	// group of the next layer holds, in place of the step's own figure:
 	// a small board then takes many groups to a bucket of a buffered step.

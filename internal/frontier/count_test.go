@@ -571,3 +571,105 @@ func TestMirror(t *testing.T) {
 		}
 	}
 }
+
+// TestFullCounts checks that lean steps whose tables keep full counts
+// (countLayout) find the counts of those that take the layout their
+// counts call for: in one pass and in passes, keys in nibbles and in base
+// 11, counts of every length, one worker and two, and counts of two limbs;
+// and that a count whose counts outgrow a slot's bits takes full counts
+// once they do, by the share its samples tell (wideShare).
+func TestFullCounts(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
+	cfgs := []Config{
+		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5},
+		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrowDown, Workers: 1},
+		{Rows: 5, Cols: 6, Mode: FreeEnds, AllLengths: true, passPart: 0.3},
+		{Rows: 4, Cols: 9, Mode: FreeEnds, AllLengths: true, Base11: true, passPart: 0.4, compact: true},
+		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, // counts of two limbs
+	}
+	if exhaustive {
+		cfgs = append(cfgs, Config{Rows: 7, Cols: 6, Mode: FreeEnds, AllLengths: true, passPart: 0.3})
+	}
+	for _, cfg := range cfgs {
+		cfg.Lean, cfg.MemoryLimit = true, 1<<30
+		if cfg.Workers == 0 {
+			cfg.Workers = 2
+		}
+		if cfg.passPart > 0 {
+			cfg.SpillDir = t.TempDir()
+		}
+		name := fmt.Sprintf("%dx%d %v passPart %v", cfg.Rows, cfg.Cols, cfg.Mode, cfg.passPart)
+		want := countsOf(wholeCount(t, cfg))
+		for _, c := range []struct {
+			name   string
+			choose func(wide float64, states int) countLayout
+			ok     func(took map[countLayout]int) bool
+		}{
+			// The choice by the share of wide counts alone: these
+			// boards have fewer states than fullStates. The counts of
+			// 3x45 outgrow a slot's bits.
+			{"chosen", func(wide float64, _ int) countLayout { return chooseLayout(wide, fullStates) },
+				func(took map[countLayout]int) bool {
+					return took[smallCounts] > 0 && (cfg.Rows != 3 || took[fullCounts] > 0)
+				}},
+			{"full", func(float64, int) countLayout { return fullCounts },
+				func(took map[countLayout]int) bool { return took[smallCounts] == 0 && took[fullCounts] > 0 }},
+		} {
+			took := map[countLayout]int{}
+			cfg.layout, cfg.onLayout = c.choose, func(_ int, l countLayout) { took[l]++ }
+			r, err := Count(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("%s, %s layouts: %v", name, c.name, err)
+			}
+			if diff := cmp.Diff(want, countsOf(r)); diff != "" {
+				t.Errorf("%s, %s layouts: counts (-at once +lean):\n%s", name, c.name, diff)
+			}
+			if !c.ok(took) {
+				t.Errorf("%s, %s layouts: took %v", name, c.name, took)
+			}
+		}
+	}
+}
+
+// TestChooseLayout checks the layout a lean step takes for the share of
+// its new states whose counts outgrow a slot of small counts, and for
+// their number.
+func TestChooseLayout(t *testing.T) {
+	var got, want []countLayout
+	for _, tt := range []struct {
+		wide   float64
+		states int
+		want   countLayout
+	}{
+		{0, fullStates, smallCounts},
+		{fullShare / 2, fullStates, smallCounts},
+		{fullShare, fullStates, fullCounts},
+		{1, 1 << 30, fullCounts},
+		{1, fullStates - 1, smallCounts}, // tables in the processor's cache
+	} {
+		got, want = append(got, chooseLayout(tt.wide, tt.states)), append(want, tt.want)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("layouts (-want +got):\n%s", diff)
+	}
+}
+
+// TestSampleWider checks the share of a sample's counts wider than some
+// bits, counts of one limb and of two.
+func TestSampleWider(t *testing.T) {
+	sm := &sample{}
+	for _, c := range [][]uint64{{1, 0}, {7, 0}, {1 << 19, 0}, {1 << 20, 0}, {1 << 63, 0}, {0, 1}} {
+		sm.countLen = append(sm.countLen, uint8(limbsLen(c)))
+	}
+	var got []float64
+	for _, b := range []int{0, 3, 20, 64, 65} {
+		got = append(got, sm.wider(b))
+	}
+	want := []float64{1, 4.0 / 6, 3.0 / 6, 1.0 / 6, 0}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("shares wider than 0, 3, 20, 64 and 65 bits (-want +got):\n%s", diff)
+	}
+	if got := (&sample{}).wider(0); got != 0 {
+		t.Errorf("an empty sample: %v wider than 0 bits, want 0", got)
+	}
+}

@@ -16,25 +16,38 @@ func (s *stepper) lean(part *stepPart) error {
 	r, k := s.r, s.r.k
 	stride := k + 1
 	groups := 1 << s.gbits
-	tables := make([]table, groups)
-	for i := range tables {
-		tables[i].countBits, tables[i].k = 64-r.f.mixer.bits+s.gbits, k
-	}
-	// A pass is planned for tables at their fullest, just grown, with one
-	// state in sixteen holding a wide count, beside the workers' staging
-	// buffers at their largest.
-	perState := float64(8+stride*8/16) * 16 / maxLoad * 3 / 2
+	countBits := 64 - r.f.mixer.bits + s.gbits
 	buckets := min(groups, maxStageBuckets)
 	staging := int64(len(s.ws)) * int64(stageWords(buckets, k)) * 8
-	s.perState, s.staging = perState, staging
-	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
-	s.classes = &classifier{f: r.f}
 	// Passes need cur whole to the end of the step: on disk.
 	multi := s.canPass()
 	room := float64(r.mem.limit - r.mem.held() - staging)
 	if multi && room <= 0 {
 		return r.memoryError(s.v, s.cur.n)
 	}
+	wide, err := s.wideShare(countBits)
+	if err != nil {
+		return err
+	}
+	choose := chooseLayout
+	if r.cfg.layout != nil {
+		choose = r.cfg.layout
+	}
+	layout := choose(wide, s.newStates())
+	if layout == fullCounts && !multi && float64(s.newStates()+1)*planBytes(fullCounts, k, wide) > room {
+		layout = smallCounts // one pass, and only small counts might fit
+	}
+	if r.cfg.onLayout != nil {
+		r.cfg.onLayout(s.v, layout)
+	}
+	tables := make([]table, groups)
+	for i := range tables {
+		tables[i].countBits, tables[i].k, tables[i].layout = countBits, k, layout
+	}
+	perState := planBytes(layout, k, wide)
+	s.perState, s.staging, s.layout = perState, staging, layout
+	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
+	s.classes = &classifier{f: r.f}
 	if part != nil {
 		passes = s.resume(part)
 	} else if need := float64(s.newStates()+1) * perState; multi && (room < need || r.cfg.passPart > 0) {
@@ -42,7 +55,6 @@ func (s *stepper) lean(part *stepPart) error {
 		if r.cfg.passPart > 0 {
 			share = r.cfg.passPart
 		}
-		var err error
 		if passes, err = s.plan(share); err != nil {
 			return err
 		}
@@ -50,6 +62,65 @@ func (s *stepper) lean(part *stepPart) error {
 	s.startPasses(part == nil)
 	r.arena.sizeFor(s.est * stride)
 	return s.run(passes, multi, func(p pass) (int, error) { return p.hi, s.leanPass(tables, p, !multi) })
+}
+
+// fullShare is the share of a step's new states with counts too wide for
+// a slot of small counts from which its tables keep full counts. It is
+// low: where the small counts take less memory, the passes they spare
+// save less time than the wide counts cost, as each pass expands only its
+// own states. On tables far larger than the processor's caches
+// (BenchmarkLeanInsert) a state with a small count took 88 to 93 ns with
+// small counts and 77 to 92 with full counts, at 12 and 24 bytes a state,
+// but one with a wide count 315 to 385 ns and 35.6 bytes with small
+// counts against 86 to 88 and 24 with full ones.
+const fullShare = 0.25
+
+// fullStates is the fewest new states for which a lean step's tables keep
+// full counts: smaller tables are mostly in the processor's cache, where
+// a wide count costs little more than a small one. 8x6 with free ends by
+// the lean step in one pass (peak 2 million states, base 11) took 17 to
+// 18 s with small counts in every step and 18.5 to 20 s with full ones.
+const fullStates = 1 << 22
+
+// chooseLayout returns the layout of the tables of a lean step that makes
+// states new states, wide the share of them with counts too wide for a
+// slot of small counts.
+func chooseLayout(wide float64, states int) countLayout {
+	if wide >= fullShare && states >= fullStates {
+		return fullCounts
+	}
+	return smallCounts
+}
+
+// planBytes returns the memory a lean pass plans for each new state in
+// tables of layout l with counts of k limbs, where wide is the share of
+// the new states with counts too wide for a slot of small counts: its
+// slot and, with small counts, its wide count (at least one in sixteen),
+// in tables at their fullest, just grown.
+func planBytes(l countLayout, k int, wide float64) float64 {
+	bytes := float64(8 * (1 + k))
+	if l == smallCounts {
+		bytes = 8 + float64(8*(1+k))*max(wide, 1.0/16)
+	}
+	return bytes * 16 / maxLoad * 3 / 2
+}
+
+// wideShare returns the share of the step's new states whose counts
+// should outgrow a slot of small counts, countBits bits: by a sample of
+// cur, those of cur's states with counts of more than countBits-2 bits, as
+// a new state's count adds up the counts of the states that make it.
+func (s *stepper) wideShare(countBits uint) (float64, error) {
+	if s.final {
+		return 0, nil // the last square makes no states
+	}
+	if s.sampled == nil {
+		sm, err := s.sample()
+		if err != nil {
+			return 0, err
+		}
+		s.sampled = sm
+	}
+	return s.sampled.wider(int(countBits) - 2), nil
 }
 
 // leanPass makes the part p of the next layer: it expands the states of
@@ -119,7 +190,8 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 			return r.memoryError(s.v, s.cur.n)
 		}
 	}
-	sp := newSpace(r.mem, size*len(mine))
+	tableWords := size * s.layout.slotWords(r.k)
+	sp := newSpace(r.mem, tableWords*len(mine))
 	defer func() {
 		for i := range mine {
 			mine[i].free(sp)
@@ -127,7 +199,7 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 		sp.free()
 	}()
 	for i := range mine {
-		slots, ok := sp.alloc(size)
+		slots, ok := sp.alloc(tableWords)
 		if !ok {
 			return r.memoryError(s.v, s.cur.n)
 		}

@@ -17,6 +17,16 @@ func addLimbs(dst, src []uint64) (overflow bool) {
 	return carry != 0
 }
 
+// limbsLen returns the bits of the count in limbs: 0 for zero.
+func limbsLen(limbs []uint64) int {
+	for i := len(limbs) - 1; i >= 0; i-- {
+		if limbs[i] != 0 {
+			return 64*i + bits.Len64(limbs[i])
+		}
+	}
+	return 0
+}
+
 // limbsToBig converts little-endian limbs to a big.Int.
 func limbsToBig(limbs []uint64) *big.Int {
 	z := new(big.Int)

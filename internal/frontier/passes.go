@@ -57,10 +57,27 @@ func untouched(st *shift, slots int) []int {
 // the layer; made, once measured, is how many new states each key made
 // (see stepper.measure), so that a class's share is of the new states,
 // and so of the bins, its passes will hold: classes of a layer differ in
-// how many new states a state makes.
+// how many new states a state makes. countLen is the bits of each key's
+// count (limbsLen), for the layout of the lean step's tables.
 type sample struct {
-	keys []uint64
-	made []uint32
+	keys     []uint64
+	made     []uint32
+	countLen []uint8
+}
+
+// wider returns the share of the sample's states whose counts have more
+// than b bits.
+func (sm *sample) wider(b int) float64 {
+	if len(sm.countLen) == 0 {
+		return 0
+	}
+	n := 0
+	for _, l := range sm.countLen {
+		if int(l) > b {
+			n++
+		}
+	}
+	return float64(n) / float64(len(sm.countLen))
 }
 
 // weight returns what key i of the sample weighs in a class's share.

@@ -145,6 +145,7 @@ func (s *stepper) sample() (*sample, error) {
 	}
 	runs := max(1, min(sampleRuns, total/sampleRun))
 	sm.keys = make([]uint64, 0, min(total, runs*sampleRun))
+	sm.countLen = make([]uint8, 0, cap(sm.keys))
 	entries := make([]uint64, chunkStates*stride)
 	var buf []byte
 	at, i, read := 0, 0, -1 // the first state of piece i; the piece in entries
@@ -168,6 +169,7 @@ func (s *stepper) sample() (*sample, error) {
 			}
 			for k := 0; k < len(run); k += stride {
 				sm.keys = append(sm.keys, run[k])
+				sm.countLen = append(sm.countLen, uint8(limbsLen(run[k+1:k+stride])))
 			}
 			t, need = t+n, need-n
 		}

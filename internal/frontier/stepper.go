@@ -92,6 +92,8 @@ type stepper struct {
 	// staging that of its workers' staging buffers (0 in a buffered step).
 	perState float64
 	staging  int64
+	// layout is how a lean step's tables keep counts.
+	layout countLayout
 	// grouping is how a buffered step groups out's states: by demand
 	// where it can (groupingRule).
 	grouping groupingRule

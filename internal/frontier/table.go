@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"fmt"
 	"math/bits"
 	"sync"
 )
@@ -13,26 +14,58 @@ import (
 // see stager.flush.
 
 // A table collects one group of the next layer: open addressing with
-// linear probing, one word a slot. The top bits of a state's mix (see
-// mixer) name its group, so a slot keeps only the bits below them (the mix
-// is a bijection: it gives back the key), and the countBits bits left
-// over, the group's and those no key uses, hold the state's count while it
-// is below wideMark. A count that outgrows them moves to the table's wide
-// counts and leaves wideMark in its slot. Counts are mostly small (8x8
-// from the corner, after square 44: 99.9% below 2^20), so a state takes 8
-// bytes where a key and a count took 16, and the same memory holds twice
-// the states: half the passes. A slot of zero is empty, since no count is
-// zero.
+// linear probing. The top bits of a state's mix (see mixer) name its
+// group, so a slot keeps only the bits below them (the mix is a bijection:
+// it gives back the key). How a slot keeps the state's count is the
+// table's layout (countLayout).
 type table struct {
 	slots []uint64
 	size  int // slots
 	n     int // entries
 	// countBits is 64 less the bits of a mix below the group's: the
-	// slot's bits for a count, and the shift that brings the bits of a
-	// mix below the group's to the top of a word, where slot takes them.
+	// slot's bits for a count in the small layout, and the shift that
+	// brings the bits of a mix below the group's to the top of a word,
+	// where slot takes them.
 	countBits uint
 	k         int
+	layout    countLayout
 	wide      wideCounts
+}
+
+// A countLayout is how the slots of a table keep their states' counts.
+type countLayout int8
+
+const (
+	// smallCounts keeps a slot in one word: the bits of the mix below the
+	// group's, and in the countBits bits left over, the group's and those
+	// no key uses, the state's count while it is below wideMark. A count
+	// that outgrows them moves to the table's wide counts and leaves
+	// wideMark in its slot. Where counts are mostly small (8x8 from the
+	// corner, after square 44: 99.9% below 2^20) a state takes 8 bytes
+	// where a key and a count took 16, and the same memory holds twice the
+	// states: half the passes. A slot of zero is empty, since no count is
+	// zero.
+	smallCounts countLayout = iota
+	// fullCounts keeps a slot in 1+k words: the bits of the mix below the
+	// group's plus one (so that zero is empty), then the count's k limbs.
+	// Counts grow with every square, and where most outgrow a slot's bits
+	// each insertion waits for memory twice, for the slot and for the
+	// wide count, and a state takes 8 bytes for its slot and 16 for its
+	// wide count: in square 51 of 8x12 with free ends (21 bits for a
+	// count), looking up wide counts took a quarter of the step's time.
+	// See chooseLayout.
+	fullCounts
+)
+
+// String names the layout.
+func (l countLayout) String() string {
+	switch l {
+	case smallCounts:
+		return "small counts"
+	case fullCounts:
+		return "full counts"
+	}
+	return fmt.Sprintf("countLayout(%d)", int(l))
 }
 
 // minCountBits is the fewest bits a slot gives a count: the lean step
@@ -44,22 +77,41 @@ const minCountBits = 8
 // while a low fill wastes memory on every state.
 const maxLoad = 13
 
-// slot returns where the probe for a state of hash h starts. Only the
-// bits of h below the group's count, so a slot's own bits find it again.
+// slotWords returns the words of a slot of a table of layout l with counts
+// of k limbs.
+func (l countLayout) slotWords(k int) int {
+	if l == fullCounts {
+		return 1 + k
+	}
+	return 1
+}
+
+// slot returns where the probe for a state of hash h starts, as a slot.
+// Only the bits of h below the group's count, so a slot's own bits find
+// it again.
 func (t *table) slot(h uint64) int {
 	hi, _ := bits.Mul64(h<<t.countBits, uint64(t.size))
 	return int(hi)
+}
+
+// home returns the index in t.slots of the word where the probe for a
+// state of hash h starts.
+func (t *table) home(h uint64) int {
+	return t.slot(h) * t.layout.slotWords(t.k)
 }
 
 // wideMark is the count in a slot whose count is among the wide ones.
 func (t *table) wideMark() uint64 { return 1<<t.countBits - 1 }
 
 // insertAt adds count val (k limbs) to the entry of the state of mix h,
-// whose home slot is i, making the entry if there is none, in a table with
-// room for it (flush grows the table first). It reports a count too wide
-// for k limbs, and false in ok if the wide counts could not grow within
-// the memory limit.
+// whose home is word i (home), making the entry if there is none, in a
+// table with room for it (flush grows the table first). It reports a
+// count too wide for k limbs, and false in ok if the wide counts could
+// not grow within the memory limit.
 func (t *table) insertAt(i int, h uint64, val []uint64, sp *space) (overflow, ok bool) {
+	if t.layout == fullCounts {
+		return t.insertFull(i, h, val), true
+	}
 	cb := t.countBits
 	rem, mark := h<<cb>>cb, t.wideMark()
 	small := val[0] < mark
@@ -96,27 +148,60 @@ func (t *table) insertAt(i int, h uint64, val []uint64, sp *space) (overflow, ok
 	}
 }
 
+// insertFull is insertAt in a table of full counts.
+func (t *table) insertFull(i int, h uint64, val []uint64) (overflow bool) {
+	cb, k := t.countBits, t.k
+	tag := h<<cb>>cb + 1
+	end := t.size * (1 + k)
+	for {
+		switch t.slots[i] {
+		case 0:
+			t.n++
+			t.slots[i] = tag
+			copy(t.slots[i+1:i+1+k], val[:k])
+			return false
+		case tag:
+			if k == 1 {
+				var carry uint64
+				t.slots[i+1], carry = bits.Add64(t.slots[i+1], val[0], 0)
+				return carry != 0
+			}
+			return addLimbs(t.slots[i+1:i+1+k], val[:k])
+		}
+		if i += 1 + k; i == end {
+			i = 0
+		}
+	}
+}
+
 // grow moves the table into one half as large again.
 func (t *table) grow(sp *space) bool {
 	old, oldSize := t.slots, t.size
-	size := (max(pageWords, oldSize+oldSize/2) + pageWords - 1) / pageWords * pageWords
-	slots, ok := sp.alloc(size)
+	sw := t.layout.slotWords(t.k)
+	words := (max(pageWords, (oldSize+oldSize/2)*sw) + pageWords - 1) / pageWords * pageWords
+	slots, ok := sp.alloc(words)
 	if !ok {
 		return false
 	}
+	size := words / sw
 	t.slots, t.size = slots, size
 	cb := t.countBits
-	for _, s := range old[:oldSize] {
+	for at := 0; at < oldSize*sw; at += sw {
+		s := old[at]
 		if s == 0 {
 			continue
 		}
-		j := t.slot(s >> cb) // the bits of the mix below the group's
+		rem := s >> cb // the bits of the mix below the group's
+		if t.layout == fullCounts {
+			rem = s - 1
+		}
+		j := t.slot(rem) * sw
 		for slots[j] != 0 {
-			if j++; j == size {
+			if j += sw; j == size*sw {
 				j = 0
 			}
 		}
-		slots[j] = s
+		copy(slots[j:j+sw], old[at:at+sw])
 	}
 	if old != nil {
 		sp.give(old)
@@ -132,6 +217,17 @@ func (t *table) pack(dense []uint64, g int, m mixer, sp *space) {
 	cb, mark := t.countBits, t.wideMark()
 	top := uint64(g) << (64 - cb)
 	j := 0
+	if t.layout == fullCounts {
+		for at := 0; at < t.size*stride; at += stride {
+			if s := t.slots[at]; s != 0 {
+				dense[j] = m.unmix(top | (s - 1))
+				copy(dense[j+1:j+stride], t.slots[at+1:at+stride])
+				j += stride
+			}
+		}
+		t.free(sp)
+		return
+	}
 	for _, s := range t.slots[:t.size] {
 		if s == 0 {
 			continue
@@ -411,7 +507,7 @@ func (s *stager) flush(b int) {
 	var touch uint64
 	for j := range n {
 		t := &s.tables[group[j]]
-		home[j] = t.slot(hash[j])
+		home[j] = t.home(hash[j])
 		touch += t.slots[home[j]]
 	}
 	s.touched += touch

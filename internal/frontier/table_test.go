@@ -9,23 +9,28 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestTable adds states to a table, counts small and large and of one or
-// two limbs, many times each so that small counts outgrow their slots, and
-// checks the packed entries against sums kept aside.
+// TestTable adds states to a table of each layout, counts small and large
+// and of one or two limbs, many times each so that small counts outgrow
+// their slots, and checks the packed entries against sums kept aside.
 func TestTable(t *testing.T) {
 	const group, groupBits = 5, 3 // the top 3 bits of a mix
 	for _, tt := range []struct {
 		countBits uint
 		k         int
+		layout    countLayout
 	}{
-		{minCountBits, 1},
-		{20, 1},
-		{minCountBits, 2},
+		{minCountBits, 1, smallCounts},
+		{20, 1, smallCounts},
+		{minCountBits, 2, smallCounts},
+		{minCountBits, 1, fullCounts},
+		{20, 1, fullCounts},
+		{minCountBits, 2, fullCounts},
+		{20, 3, fullCounts},
 	} {
 		mem := &memory{limit: 1 << 30}
 		sp := newSpace(mem, 0)
 		m := newMixer(64 - tt.countBits + groupBits)
-		tab := table{countBits: tt.countBits, k: tt.k}
+		tab := table{countBits: tt.countBits, k: tt.k, layout: tt.layout}
 		rng := rand.New(rand.NewPCG(1, uint64(tt.countBits)))
 		want := map[uint64]*big.Int{}
 		var keys []uint64
@@ -60,7 +65,7 @@ func TestTable(t *testing.T) {
 				}
 			}
 			h := m.mix(key)
-			overflow, ok := tab.insertAt(tab.slot(h), h, val, sp)
+			overflow, ok := tab.insertAt(tab.home(h), h, val, sp)
 			if !ok {
 				t.Fatal("insert: out of memory")
 			}
@@ -79,34 +84,54 @@ func TestTable(t *testing.T) {
 			got[dense[j]] = limbsToBig(dense[j+1 : j+1+tt.k])
 		}
 		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })); diff != "" {
-			t.Errorf("%d count bits, %d limbs (-want +got):\n%s", tt.countBits, tt.k, diff)
+			t.Errorf("%v, %d count bits, %d limbs (-want +got):\n%s", tt.layout, tt.countBits, tt.k, diff)
 		}
 		if used := mem.used.Load(); used != 0 {
-			t.Errorf("%d count bits, %d limbs: %d bytes still counted after pack", tt.countBits, tt.k, used)
+			t.Errorf("%v, %d count bits, %d limbs: %d bytes still counted after pack", tt.layout, tt.countBits, tt.k, used)
 		}
 	}
 }
 
 // BenchmarkLeanInsert stages and adds random new states to the tables of
-// 2^17 groups, as the lean step does on 8x8 near its widest squares, where
-// the tables (1.6 GB here) are far larger than the processor's caches:
-// the memory-bound half of the step, alone. It reports ns/state.
+// 2^16 groups, as the lean step does on the wide squares of 8 rows, where
+// the tables (0.8 GB here with small counts, up to 2.4 GB with wide ones)
+// are far larger than the processor's caches: the memory-bound half of
+// the step, alone. Each layout gets counts that fit a slot of small
+// counts and counts that do not, as the counts of 8 rows with free ends
+// outgrow them. It reports ns/state and the tables' bytes/state.
 func BenchmarkLeanInsert(b *testing.B) {
-	const gbits, perGroup = 17, 1 << 10
+	for _, bb := range []struct {
+		name   string
+		layout countLayout
+		count  uint64
+	}{
+		{"small/fit", smallCounts, 1},
+		{"small/wide", smallCounts, 1 << 40},
+		{"full/fit", fullCounts, 1},
+		{"full/wide", fullCounts, 1 << 40},
+	} {
+		b.Run(bb.name, func(b *testing.B) { benchLeanInsert(b, bb.layout, bb.count) })
+	}
+}
+
+func benchLeanInsert(b *testing.B, layout countLayout, count uint64) {
+	const gbits, perGroup = 16, 1 << 10
 	groups := 1 << gbits
 	m := newMixer(61)
 	mem := &memory{limit: 1 << 40}
 	size := (perGroup*16/maxLoad*23/20 + pageWords) / pageWords * pageWords
+	words := size * layout.slotWords(1)
 	rng := rand.New(rand.NewPCG(1, 2))
-	val := []uint64{1}
+	val := []uint64{count}
+	used := int64(0)
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		sp := newSpace(mem, size*groups)
+		sp := newSpace(mem, words*groups)
 		tables := make([]table, groups)
 		for i := range tables {
-			tables[i].countBits, tables[i].k = 64-m.bits+gbits, 1
-			tables[i].slots, _ = sp.alloc(size)
+			tables[i].countBits, tables[i].k, tables[i].layout = 64-m.bits+gbits, 1, layout
+			tables[i].slots, _ = sp.alloc(words)
 			tables[i].size = size
 		}
 		buckets, bshift := stageBuckets(groups)
@@ -120,6 +145,7 @@ func BenchmarkLeanInsert(b *testing.B) {
 		if s.overLimit {
 			b.Fatal("over the limit")
 		}
+		used = mem.used.Load()
 		for i := range tables {
 			tables[i].free(sp)
 		}
@@ -127,6 +153,7 @@ func BenchmarkLeanInsert(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*groups*perGroup), "ns/state")
+	b.ReportMetric(float64(used)/float64(groups*perGroup), "bytes/state")
 }
 
 // TestGroupingByDemand checks that grouping by demand gives keys with the
