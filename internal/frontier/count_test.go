@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -671,5 +672,31 @@ func TestSampleWider(t *testing.T) {
 	}
 	if got := (&sample{}).wider(0); got != 0 {
 		t.Errorf("an empty sample: %v wider than 0 bits, want 0", got)
+	}
+}
+
+// BenchmarkLeanLayouts counts 8x6 with free ends, every length, by the
+// lean step in one pass with each layout of its tables: keys in base 11,
+// whose counts mostly outgrow a slot of small counts in the last columns,
+// but tables mostly in the processor's cache (at most 2 million states),
+// which is why small steps keep small counts (fullStates). It reports
+// states/s.
+func BenchmarkLeanLayouts(b *testing.B) {
+	for _, l := range []countLayout{smallCounts, fullCounts} {
+		b.Run(strings.ReplaceAll(l.String(), " ", "-"), func(b *testing.B) {
+			cfg := Config{Rows: 8, Cols: 6, Mode: FreeEnds, AllLengths: true, Base11: true, Workers: 2, MemoryLimit: 1 << 30, Lean: true,
+				layout: func(float64, int) countLayout { return l }}
+			var res *Result
+			for b.Loop() {
+				var err error
+				if res, err = Count(context.Background(), cfg); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if got := res.Tours.String(); got != "49929787608" {
+				b.Fatalf("8x6: %s tours", got)
+			}
+			b.ReportMetric(float64(statesOver(res))*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+		})
 	}
 }

@@ -78,8 +78,9 @@ const fullShare = 0.25
 // fullStates is the fewest new states for which a lean step's tables keep
 // full counts: smaller tables are mostly in the processor's cache, where
 // a wide count costs little more than a small one. 8x6 with free ends by
-// the lean step in one pass (peak 2 million states, base 11) took 17 to
-// 18 s with small counts in every step and 18.5 to 20 s with full ones.
+// the lean step in one pass (BenchmarkLeanLayouts: at most 2 million
+// states, most counts wide in the last columns) took 16.9 to 18.5 s with
+// small counts in every step and 18.5 to 20.3 s with full ones.
 const fullStates = 1 << 22
 
 // chooseLayout returns the layout of the tables of a lean step that makes
