@@ -417,6 +417,20 @@ func wholeCount(t *testing.T, cfg Config) *Result {
 	return r
 }
 
+// withTestDefaults returns cfg with what a test's config leaves unset:
+// 2 workers, and a directory for the layers of a count in passes, which
+// need them on disk.
+func withTestDefaults(t *testing.T, cfg Config) Config {
+	t.Helper()
+	if cfg.Workers == 0 {
+		cfg.Workers = 2
+	}
+	if cfg.passPart > 0 && cfg.SpillDir == "" {
+		cfg.SpillDir = t.TempDir()
+	}
+	return cfg
+}
+
 // countsOf returns the tours a count found, and those of every length,
 // as text to compare.
 func countsOf(r *Result) []string {
@@ -474,12 +488,7 @@ func TestPairedStarts(t *testing.T) {
 	}
 	for _, cfg := range cfgs {
 		cfg.Mode, cfg.MemoryLimit = FromStart, 1<<30
-		if cfg.Workers == 0 {
-			cfg.Workers = 2
-		}
-		if cfg.passPart > 0 {
-			cfg.SpillDir = t.TempDir()
-		}
+		cfg = withTestDefaults(t, cfg)
 		name := fmt.Sprintf("%dx%d from {%d,%d} %v", cfg.Rows, cfg.Cols, cfg.StartRow, cfg.StartCol, cfg.Sweep)
 		f := mustBoard(t, cfg)
 		r := newCounter(f, cfg)
@@ -593,12 +602,7 @@ func TestFullCounts(t *testing.T) {
 	}
 	for _, cfg := range cfgs {
 		cfg.Lean, cfg.MemoryLimit = true, 1<<30
-		if cfg.Workers == 0 {
-			cfg.Workers = 2
-		}
-		if cfg.passPart > 0 {
-			cfg.SpillDir = t.TempDir()
-		}
+		cfg = withTestDefaults(t, cfg)
 		name := fmt.Sprintf("%dx%d %v passPart %v", cfg.Rows, cfg.Cols, cfg.Mode, cfg.passPart)
 		want := countsOf(wholeCount(t, cfg))
 		for _, c := range []struct {
