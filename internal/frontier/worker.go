@@ -215,9 +215,12 @@ func (w *worker) expandDecoded(d *decoded, val []uint64) {
 	}
 	closed := w.r.mode == Closed
 	none, one, pairs := w.options(d.memo, ends, free, z, cand[:nc], room)
-	if none {
-		w.finish(&a, z, free, false, val)
-	}
+	// finish changes the codes it is given, so each state is made in a
+	// copy of a that nothing reads afterwards, and a is finished last.
+	// Each copy is of a, not of a copy just changed: a copy reads the codes
+	// as words, and codes just written a byte at a time must be stored
+	// before they can be read so, which took half of expandDecoded's
+	// samples at square 52 of 8x12 with free ends.
 	fs := far(&a, s)
 	var fc [4]int8 // the far end of each candidate's piece of path
 	for m := linked(one, pairs); m != 0; m &= m - 1 {
@@ -234,19 +237,22 @@ func (w *worker) expandDecoded(d *decoded, val []uint64) {
 		if !ok {
 			continue
 		}
+		if !complete {
+			for m := pairs.of(i); m != 0; m &= m - 1 {
+				j := bits.TrailingZeros32(m)
+				c := a
+				linkSlots(&c, s, cand[i], fs, fc[i], closed) // as b
+				if complete, ok := linkSlots(&c, s, cand[j], fc[i], secondFar(fc[j], cand[i], s), closed); ok {
+					w.finish(&c, z, bfree&^(1<<cand[j]), complete, val)
+				}
+			}
+		}
 		if one>>i&1 != 0 {
 			w.finish(&b, z, bfree, complete, val)
 		}
-		if complete {
-			continue
-		}
-		for m := pairs.of(i); m != 0; m &= m - 1 {
-			j := bits.TrailingZeros32(m)
-			c := b
-			if complete, ok := linkSlots(&c, s, cand[j], fc[i], secondFar(fc[j], cand[i], s), closed); ok {
-				w.finish(&c, z, bfree&^(1<<cand[j]), complete, val)
-			}
-		}
+	}
+	if none {
+		w.finish(&a, z, free, false, val)
 	}
 }
 
@@ -472,14 +478,10 @@ func linkSlots(a *slotCodes, x, y, fx, fy int8, closed bool) (complete, ok bool)
 
 // finish retires the squares that have no later neighbours, checks that
 // the state can still become a tour, and adds it to the next layer (or,
-// after the last square, its count to the total). It leaves a's codes as
-// they are, copying them before its first change. The caller has just
-// written some of them a byte at a time, and a copy made by the call
-// (finish once took the codes by value) reads them back as words, which
-// waits until those bytes are stored: half of expandDecoded's samples
-// at square 52 of 8x12 with free ends. Most states change none of theirs.
+// after the last square, its count to the total). It changes a's codes:
+// the caller's copy, which a copy here would read back as words just
+// after the caller wrote them as bytes (see expandDecoded).
 func (w *worker) finish(a *slotCodes, z int, free uint32, complete bool, val []uint64) {
-	var own slotCodes
 	st := w.st
 	// A square that leaves unused is a square no path reaches; squares
 	// with one later neighbour and no edge yet must end the path, so need
@@ -501,10 +503,6 @@ func (w *worker) finish(a *slotCodes, z int, free uint32, complete bool, val []u
 		}
 		// The square ends the path: it takes an edge from z.
 		z = w.r.zAfter(z, st.black>>p&1)
-		if a != &own {
-			own = *a
-			a = &own
-		}
 		if c == slotToZ {
 			complete = true // the path now runs from z to z: the tour is whole
 		} else {
