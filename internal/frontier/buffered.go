@@ -24,12 +24,11 @@ func (s *stepper) buffered(part *stepPart) error {
 	bins := r.pool
 	bins.leave(r.mergeRoom())
 	multi := s.share > 0 || part != nil
-	if !multi {
+	if multi {
+		r.mem.dropSpare() // cur is on disk: no slab of it comes free
+	} else {
 		r.mem.recycle.Store(true)
-		defer func() {
-			r.mem.recycle.Store(false)
-			r.mem.dropSpare()
-		}()
+		defer r.mem.recycle.Store(false) // the spare slabs wait for the next step
 		// Bins as large as the slabs of cur, which go to them as cur is
 		// expanded (see memory.recycle).
 		bins.arena.sizeFor(s.cur.n * (k + 1))

@@ -324,6 +324,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 		a[p] = slotDone
 	}
 	r.arena = &arena{mem: r.mem}
+	defer r.mem.dropSpare() // after the arenas below have given back theirs
 	defer r.arena.release()
 	defer r.releasePool()
 	first, ok := r.arena.alloc(1 + k)

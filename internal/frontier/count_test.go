@@ -704,3 +704,28 @@ func BenchmarkLeanLayouts(b *testing.B) {
 		})
 	}
 }
+
+// TestRunGivesBackMemory checks that a count gives back to the limit all
+// it counted, the spare slabs its buffered steps pass from one to the
+// next included, whether its steps are buffered or lean.
+func TestRunGivesBackMemory(t *testing.T) {
+	for _, lean := range []bool{false, true} {
+		cfg := Config{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Workers: 2, MemoryLimit: 1 << 30, AllDemands: true, Lean: lean}
+		f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := newCounter(f, cfg)
+		r.k = 1
+		n, err := r.run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.Sign() == 0 {
+			t.Errorf("lean %v: no tours", lean)
+		}
+		if used, spared := r.mem.used.Load(), r.mem.spared.Load(); used != 0 || spared != 0 {
+			t.Errorf("lean %v: after the count, %d bytes counted, %d of them spare; want 0", lean, used, spared)
+		}
+	}
+}

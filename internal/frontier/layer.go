@@ -54,9 +54,15 @@ func (l *layer) onDisk() bool {
 // arenas give back wait in spare, still counted as used, for the arenas'
 // next slabs, whatever their size. The peak stays that of the step's
 // start and end, when the layers and the bins are whole: what waits in
-// spare is memory the step held a moment before. Other steps do not
-// recycle: the lean step's tables come from spaces of their own, and the
-// memory a layer gives back there must be free for them.
+// spare is memory the step held a moment before. The spare slabs a step
+// leaves wait for the next one too, whose bins they become: dropped at
+// each step's end, they would be mapped afresh a step later (on 7x7 from
+// the corner, zeroing pages takes 3.5% of the processor time with them
+// kept, 8% without). Other steps do not recycle: the lean step's tables come from spaces of
+// their own, and the memory a layer gives back there must be free for
+// them, so a step that is lean or made in passes, or that would pass the
+// limit, drops the spare slabs first, as does any grab the limit would
+// refuse.
 
 // classParts says which classes the groups of a layer hold: by the
 // partition, groups [lo, hi) of each range hold only states of its

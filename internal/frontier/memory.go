@@ -180,11 +180,18 @@ func (m *memory) reap() {
 func (m *memory) grab(bytes int64) bool { return m.grabLeaving(bytes, 0) }
 
 // grabLeaving is grab that reports whether room bytes are left below the
-// limit besides.
+// limit besides. The spare slabs go before it gives up.
 func (m *memory) grabLeaving(bytes, room int64) bool {
 	u := m.used.Add(bytes)
-	if u+m.runtime.Load()+room > m.limit && (!m.collect() || u+m.runtime.Load()+room > m.limit) {
-		return false // the caller releases them: the peak is what was held
+	over := func() bool { return u+m.runtime.Load()+room > m.limit }
+	if over() && (!m.collect() || over()) {
+		if m.spared.Load() == 0 {
+			return false // the caller releases them: the peak is what was held
+		}
+		m.dropSpare()
+		if u = m.used.Load(); over() {
+			return false
+		}
 	}
 	m.reached(u + m.runtime.Load())
 	return true
@@ -265,14 +272,7 @@ func (m *memory) allocLeaving(n int, room int64) ([]uint64, bool) {
 	m.sampleRuntime()
 	if !m.grabLeaving(int64(n)*8, room) {
 		m.release(int64(n) * 8)
-		if m.spared.Load() == 0 {
-			return nil, false
-		}
-		m.dropSpare() // memory held for reuse goes first
-		if !m.grabLeaving(int64(n)*8, room) {
-			m.release(int64(n) * 8)
-			return nil, false
-		}
+		return nil, false
 	}
 	w, err := allocWords(n)
 	if err != nil {

@@ -65,7 +65,11 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	// that passes the limit but the layers are on disk, it may still be
 	// made in passes, each holding the bins of a share of the next layer
 	// (bufferedShare); otherwise the step is lean.
-	lean := r.cfg.Lean || r.mem.held()+int64(s.est)*int64(stride)*8*5 > r.mem.limit
+	need := int64(s.est) * int64(stride) * 8 * 5
+	if r.cfg.Lean || r.mem.held()+need > r.mem.limit {
+		r.mem.dropSpare() // the slabs the last step left are memory this one may need
+	}
+	lean := r.cfg.Lean || r.mem.held()+need > r.mem.limit
 	if !r.cfg.Lean && part == nil && (lean || r.cfg.passPart > 0) {
 		if s.share, err = s.bufferedShare(shard); err != nil {
 			return nil, err

@@ -235,7 +235,20 @@ func TestRecycle(t *testing.T) {
 	}
 	mem.release(int64(len(big)) * 8)
 	mem.unmap(big)
+	// A grab (the lean step's tables, the demand filters) that would pass
+	// the limit makes them give way too.
+	a.release() // seal g's slab: it goes to spare with g
 	a.free(g)
+	if mem.spared.Load() == 0 {
+		t.Fatal("no spare slab to give way")
+	}
+	if !mem.grab(5 * words * 8) {
+		t.Fatal("grab refused: the spare slabs did not give way")
+	}
+	if got := mem.spared.Load(); got != 0 {
+		t.Errorf("%d bytes still spare after a grab needed them", got)
+	}
+	mem.release(5 * words * 8)
 	mem.recycle.Store(false)
 	mem.dropSpare()
 	a.release()
