@@ -304,6 +304,13 @@ func (r *counter) openLayer(ctx context.Context, sums []fileSum, recs [][4]int64
 		default:
 			return files, nil, fmt.Errorf("layer file %s in key order %q", fs.Name, fs.Order)
 		}
+		switch fs.Coding {
+		case "": // varints
+		case "rice":
+			lf.coding = riceBlocks
+		default:
+			return files, nil, fmt.Errorf("layer file %s in coding %q", fs.Name, fs.Coding)
+		}
 		files = append(files, lf)
 		n, err := io.Copy(io.MultiWriter(h, (*byteTally)(&r.checked)), stoppable{ctx, io.LimitReader(f, fs.Size)})
 		if err != nil {

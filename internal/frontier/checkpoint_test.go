@@ -365,6 +365,18 @@ func TestCheckpointRefused(t *testing.T) {
 		{"layer file changed", func(t *testing.T, ckpt string) { flip(t, layerFiles(t, ckpt)[0], 100) }, nil},
 		{"layer file truncated", func(t *testing.T, ckpt string) { truncate(t, layerFiles(t, ckpt)[0], 0.9) }, nil},
 		{"layer file gone", func(t *testing.T, ckpt string) { os.Remove(layerFiles(t, ckpt)[0]) }, nil},
+		{"layer file in an unknown coding", func(t *testing.T, ckpt string) {
+			data, err := os.ReadFile(ckpt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _, _ := bytes.Cut(data, []byte("\ncrc32c "))
+			edited := bytes.Replace(body, []byte(`"order":"hash"`), []byte(`"order":"hash","coding":"zstd"`), 1)
+			if bytes.Equal(edited, body) {
+				t.Fatal("no layer file to edit")
+			}
+			writeManifest(t, ckpt, edited)
+		}, nil},
 	}
 	stopped := filepath.Join(t.TempDir(), "c")
 	stop := base
@@ -528,54 +540,80 @@ func TestCheckpointRaw(t *testing.T) {
 	resumedAt(t, cfg, want, 20)
 }
 
-// TestCheckpointHashOrder resumes from a checkpoint of format /2, whose
-// compact layers are all in hash order (what counts wrote before lean
-// steps ordered theirs by mix): made here from one of today's by writing
-// its layer, which a lean step made in mix order, again in hash order.
-func TestCheckpointHashOrder(t *testing.T) {
+// TestCheckpointOldLayers resumes from checkpoints whose compact layers
+// are as older versions wrote them, made here from one of today's by
+// writing its layer, which a lean step made in mix order with Rice
+// blocks, again: in hash order with varint blocks, as format /2 has them
+// all (before lean steps ordered theirs by mix), and in mix order with
+// varint blocks, as format /3 had them before Rice blocks.
+func TestCheckpointOldLayers(t *testing.T) {
 	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
-	cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, compact: true}
-	cfg, want, m, cur := stoppedAt(t, cfg, 20)
-	if i := slices.IndexFunc(m.Files, func(fs fileSum) bool { return fs.Order == "mix" }); i < 0 {
-		t.Fatalf("no layer file in mix order: %+v", m.Files)
+	for _, tt := range []struct {
+		name string
+		hash bool // hash order, format /2
+	}{
+		{"format 2", true},
+		{"varint blocks", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Workers: 2, MemoryLimit: 1 << 30, Lean: true, compact: true}
+			cfg, want, m, cur := stoppedAt(t, cfg, 20)
+			for _, fs := range m.Files {
+				if fs.Order != "mix" || fs.Coding != "rice" {
+					t.Fatalf("a layer file in order %q and coding %q, want mix and rice: %+v", fs.Order, fs.Coding, m.Files)
+				}
+			}
+			var files []*layerFile
+			for i, lf := range cur.files {
+				order := lf.order
+				if tt.hash {
+					order = keyOrder{}
+				}
+				old, err := createLayerFile(cfg.Checkpoint+".h", 19, i, 0, m.Stride, true, order, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				old.coding = varintBlocks
+				files = append(files, old)
+			}
+			var groups []group
+			for _, g := range cur.groups {
+				out, err := files[slices.Index(cur.files, g.file)].write(readGroup(t, g, m.Stride))
+				if err != nil {
+					t.Fatal(err)
+				}
+				groups = append(groups, out)
+			}
+			old := *m
+			if tt.hash {
+				old.Format = checkpointFormatHash
+			}
+			var recs *groupRecords
+			var err error
+			if old.Files, recs, err = recordLayer(files, func() []group { return groups }); err != nil {
+				t.Fatal(err)
+			}
+			old.Groups, old.Kinds = recs.lists()
+			for i := range old.Files {
+				if old.Files[i].Coding != "" {
+					t.Fatalf("a file of varint blocks recorded in coding %q", old.Files[i].Coding)
+				}
+				if tt.hash {
+					old.Files[i].Order = "" // format /2 has none
+				}
+			}
+			for _, lf := range files {
+				lf.f.Close()
+			}
+			removeLayer(cur)
+			body, err := json.Marshal(old)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeManifest(t, cfg.Checkpoint, body)
+			resumedAt(t, cfg, want, 20)
+		})
 	}
-	var files []*layerFile
-	for i := range cur.files {
-		lf, err := createLayerFile(cfg.Checkpoint+".h", 19, i, 0, m.Stride, true, keyOrder{}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, lf)
-	}
-	var groups []group
-	for _, g := range cur.groups {
-		out, err := files[slices.Index(cur.files, g.file)].write(readGroup(t, g, m.Stride))
-		if err != nil {
-			t.Fatal(err)
-		}
-		groups = append(groups, out)
-	}
-	hash := *m
-	hash.Format = checkpointFormatHash
-	var recs *groupRecords
-	var err error
-	if hash.Files, recs, err = recordLayer(files, func() []group { return groups }); err != nil {
-		t.Fatal(err)
-	}
-	hash.Groups, hash.Kinds = recs.lists()
-	for i := range hash.Files {
-		hash.Files[i].Order = "" // format /2 has none
-	}
-	for _, lf := range files {
-		lf.f.Close()
-	}
-	removeLayer(cur)
-	body, err := json.Marshal(hash)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeManifest(t, cfg.Checkpoint, body)
-	resumedAt(t, cfg, want, 20)
 }
 
 // TestCheckpointKinds resumes from checkpoints whose groups' kinds

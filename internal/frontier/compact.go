@@ -12,9 +12,11 @@ import (
 // count) take 5 to 9 on disk. Within a group, the states are sorted by a
 // bijection of their keys, the group's key order (keyOrder), and cut into
 // blocks of chunkStates states, the pieces the next step reads one at a
-// time. A block holds its length in bytes and then, for each state, the
-// difference from the last value and the limbs of its count, all as
-// unsigned varints. The order is the bijection that chose the group:
+// time. A block holds its length in bytes and then its states: the first
+// one's value, and for each the difference from the last value and the
+// limbs of its count, as Rice codes (ricecode.go; files written before
+// them hold every value and limb as an unsigned varint, varintBlocks).
+// The order is the bijection that chose the group:
 // hashKey for a buffered step's groups, the board's mixer for a lean
 // step's. The values of a group then share their top bits and are spread
 // evenly below them, so the differences take about log2(span / states)
@@ -93,9 +95,9 @@ type sortable struct {
 }
 
 // encode returns the blocks of the group of entries (stride words each),
-// in key order o, and the offset of each block from the first; the slices
+// in key order o and coding c, and the offset of each block from the first; the slices
 // are the encoder's, valid until its next call.
-func (e *encoder) encode(entries []uint64, stride int, o keyOrder) (data []byte, blocks []int64) {
+func (e *encoder) encode(entries []uint64, stride int, o keyOrder, c blockCoding) (data []byte, blocks []int64) {
 	n := len(entries) / stride
 	e.order = e.order[:0]
 	for i := range n {
@@ -108,12 +110,16 @@ func (e *encoder) encode(entries []uint64, stride int, o keyOrder) (data []byte,
 	for lo := 0; lo < n; lo += chunkStates {
 		blocks = append(blocks, int64(len(e.buf)))
 		body = body[:0]
-		last := uint64(0)
-		for _, s := range e.order[lo:min(n, lo+chunkStates)] {
-			body = binary.AppendUvarint(body, s.h-last)
-			last = s.h
-			for _, limb := range entries[s.at+1 : s.at+stride] {
-				body = binary.AppendUvarint(body, limb)
+		if c == riceBlocks {
+			body = encodeRice(body, e.order[lo:min(n, lo+chunkStates)], entries, stride)
+		} else {
+			last := uint64(0)
+			for _, s := range e.order[lo:min(n, lo+chunkStates)] {
+				body = binary.AppendUvarint(body, s.h-last)
+				last = s.h
+				for _, limb := range entries[s.at+1 : s.at+stride] {
+					body = binary.AppendUvarint(body, limb)
+				}
 			}
 		}
 		e.buf = binary.AppendUvarint(e.buf, uint64(len(body)))
@@ -193,14 +199,20 @@ func (e *encoder) sortByValue() {
 }
 
 // decodeBlock fills entries (states of stride words) from the block at
-// the start of data, in key order o, which holds at least its length and
+// the start of data, in key order o and coding c, which holds at least its length and
 // body, and returns the bytes the block took.
-func decodeBlock(data []byte, entries []uint64, stride int, o keyOrder) (int, error) {
+func decodeBlock(data []byte, entries []uint64, stride int, o keyOrder, c blockCoding) (int, error) {
 	size, head := binary.Uvarint(data)
 	if head <= 0 || size > uint64(len(data)-head) {
 		return 0, fmt.Errorf("%w: a layer block of %d bytes in %d", ErrCheckpoint, size, len(data)-head)
 	}
 	body := data[head : head+int(size)]
+	if c == riceBlocks {
+		if err := decodeRice(body, entries, stride, o); err != nil {
+			return 0, err
+		}
+		return head + int(size), nil
+	}
 	last := uint64(0)
 	for i := 0; i < len(entries); i += stride {
 		d, m := readUvarint(body)

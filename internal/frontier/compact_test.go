@@ -30,14 +30,16 @@ func TestCompactBlocks(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	m := newMixer(61) // the keys of boards 8 wide
-	for _, o := range []keyOrder{{}, {&m}} {
-		for _, stride := range []int{2, 3} {
-			testCompactBlocks(t, rng, o, stride)
+	for _, c := range []blockCoding{varintBlocks, riceBlocks} {
+		for _, o := range []keyOrder{{}, {&m}} {
+			for _, stride := range []int{2, 3} {
+				testCompactBlocks(t, rng, o, stride, c)
+			}
 		}
 	}
 }
 
-func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int) {
+func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int, c blockCoding) {
 	t.Helper()
 	var e encoder // one for all: a giant group's buffers go, the others' stay
 	for _, n := range []int{1, 2, chunkStates - 1, chunkStates, chunkStates + 1, 3*chunkStates + 17, keepStates + 1} {
@@ -56,7 +58,7 @@ func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int) {
 				entries[i] = rng.Uint64N(1000)
 			}
 		}
-		data, blocks := e.encode(entries, stride, o)
+		data, blocks := e.encode(entries, stride, o, c)
 		if want := (n + chunkStates - 1) / chunkStates; len(blocks) != want {
 			t.Fatalf("%d states: %d blocks, want %d", n, len(blocks), want)
 		}
@@ -67,7 +69,7 @@ func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int) {
 				end = blocks[b+1]
 			}
 			out := make([]uint64, min(chunkStates, n-b*chunkStates)*stride)
-			m, err := decodeBlock(data[at:end], out, stride, o)
+			m, err := decodeBlock(data[at:end], out, stride, o, c)
 			if err != nil || int64(m) != end-at {
 				t.Fatalf("%d states, block %d: %v, took %d of %d bytes", n, b, err, m, end-at)
 			}
@@ -76,7 +78,7 @@ func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int) {
 		want := states(entries, stride)
 		slices.SortFunc(want, func(a, b []uint64) int { return cmp.Compare(o.value(a[0]), o.value(b[0])) })
 		if g := states(got, stride); !slices.EqualFunc(g, want, slices.Equal) {
-			t.Fatalf("%v order, stride %d, %d states: decoded states differ", o, stride, n)
+			t.Fatalf("%v order, coding %q, stride %d, %d states: decoded states differ", o, c, stride, n)
 		}
 		if kept := cap(e.order) > 0; kept != (n <= keepStates) {
 			t.Errorf("%d states: the encoder kept its buffers: %v", n, kept)
@@ -88,7 +90,7 @@ func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int) {
 		if len(blocks) > 1 {
 			end = blocks[1]
 		}
-		if _, err := decodeBlock(data[:end], wide[:len(wide)/(stride+1)*stride], stride, o); err != nil {
+		if _, err := decodeBlock(data[:end], wide[:len(wide)/(stride+1)*stride], stride, o, c); err != nil {
 			t.Fatalf("%d states, widened: %v", n, err)
 		}
 		widen(wide, stride, stride+1)
@@ -104,7 +106,7 @@ func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int) {
 				end = blocks[1]
 			}
 			out := make([]uint64, min(chunkStates, n)*stride)
-			if _, err := decodeBlock(data[:end-1], out, stride, o); err == nil {
+			if _, err := decodeBlock(data[:end-1], out, stride, o, c); err == nil {
 				t.Errorf("%d states: a block cut short decoded", n)
 			}
 		}
@@ -120,7 +122,7 @@ func states(entries []uint64, stride int) [][]uint64 {
 }
 
 // BenchmarkEncode encodes a group of 2^14 states, the lean step's groups,
-// reporting ns/state.
+// in each coding, reporting ns/state and the bytes a state takes.
 func BenchmarkEncode(b *testing.B) {
 	const n, stride = groupStates, 2
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -128,11 +130,26 @@ func BenchmarkEncode(b *testing.B) {
 	for i := range n {
 		entries[i*stride], entries[i*stride+1] = rng.Uint64()>>3, rng.Uint64N(1<<20)
 	}
-	var e encoder
-	for b.Loop() {
-		e.encode(entries, stride, keyOrder{})
+	for _, c := range []blockCoding{varintBlocks, riceBlocks} {
+		b.Run(codingName(c), func(b *testing.B) {
+			var e encoder
+			var size int
+			for b.Loop() {
+				data, _ := e.encode(entries, stride, keyOrder{}, c)
+				size = len(data)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/state")
+			b.ReportMetric(float64(size)/n, "bytes/state")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/state")
+}
+
+// codingName names a coding for a test or benchmark.
+func codingName(c blockCoding) string {
+	if c == varintBlocks {
+		return "varints"
+	}
+	return c.String()
 }
 
 // TestReadUvarint checks readUvarint against binary.Uvarint on the varint
@@ -187,18 +204,23 @@ func BenchmarkDecodeBlock(b *testing.B) {
 		entries[i*stride] = m.unmix(0x1234<<44 | rng.Uint64N(1<<44))
 		entries[i*stride+1] = rng.Uint64N(1 << (4 * rng.IntN(8)))
 	}
-	var e encoder
-	data, blocks := e.encode(entries, stride, o)
-	out := make([]uint64, chunkStates*stride)
-	for b.Loop() {
-		for i, at := range blocks {
-			states := min(chunkStates, n-i*chunkStates)
-			if _, err := decodeBlock(data[at:], out[:states*stride], stride, o); err != nil {
-				b.Fatal(err)
+	for _, c := range []blockCoding{varintBlocks, riceBlocks} {
+		b.Run(codingName(c), func(b *testing.B) {
+			var e encoder
+			data, blocks := e.encode(entries, stride, o, c)
+			out := make([]uint64, chunkStates*stride)
+			for b.Loop() {
+				for i, at := range blocks {
+					states := min(chunkStates, n-i*chunkStates)
+					if _, err := decodeBlock(data[at:], out[:states*stride], stride, o, c); err != nil {
+						b.Fatal(err)
+					}
+				}
 			}
-		}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/state")
+			b.ReportMetric(float64(len(data))/n, "bytes/state")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/state")
 }
 
 // TestSortByValue orders values spread evenly over 64 bits, values that

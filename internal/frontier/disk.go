@@ -33,6 +33,7 @@ type layerFile struct {
 	stride  int
 	compact bool
 	order   keyOrder
+	coding  blockCoding // of its compact blocks
 	enc     encoder
 }
 
@@ -51,7 +52,7 @@ func createLayerFile(prefix string, v, worker, passes, stride int, compact bool,
 	if err != nil {
 		return nil, fmt.Errorf("frontier: spill: %w", err)
 	}
-	return &layerFile{f: f, name: filepath.Base(name), crc: crc32.New(castagnoli), guard: guard, stride: stride, compact: compact, order: order}, nil
+	return &layerFile{f: f, name: filepath.Base(name), crc: crc32.New(castagnoli), guard: guard, stride: stride, compact: compact, order: order, coding: codingOf(compact)}, nil
 }
 
 // write appends the group of entries words and returns the group that
@@ -73,7 +74,7 @@ func (lf *layerFile) write(words []uint64) (group, error) {
 		lf.size += int64(len(b))
 		return g, nil
 	}
-	b, blocks := lf.enc.encode(words, lf.stride, lf.order)
+	b, blocks := lf.enc.encode(words, lf.stride, lf.order, lf.coding)
 	if err := lf.guard.wrote(len(b)); err != nil {
 		return group{}, err
 	}
@@ -113,7 +114,7 @@ func (lf *layerFile) readPiece(g group, lo int, entries []uint64, stride int, bu
 	if _, err := lf.f.ReadAt(data, from); err != nil {
 		return fmt.Errorf("frontier: reading %s: %w", lf.name, err)
 	}
-	n, err := decodeBlock(data, entries[:len(entries)/stride*lf.stride], lf.stride, lf.order)
+	n, err := decodeBlock(data, entries[:len(entries)/stride*lf.stride], lf.stride, lf.order, lf.coding)
 	if err == nil {
 		widen(entries, lf.stride, stride)
 	}
@@ -200,4 +201,13 @@ func nativeOrder() int {
 		return 1
 	}
 	return 2
+}
+
+// codingOf returns the coding of the blocks of a new layer file: Rice
+// blocks where it is compact.
+func codingOf(compact bool) blockCoding {
+	if compact {
+		return riceBlocks
+	}
+	return varintBlocks
 }

@@ -274,6 +274,9 @@ type fileSum struct {
 	// Order is the key order of the file's compact groups, "hash" or
 	// "mix" (format /3; format /2 files are in hash order).
 	Order string `json:"order,omitempty"`
+	// Coding is how its compact blocks write their states: "rice", or
+	// varints where there is none (files written before Rice blocks).
+	Coding string `json:"coding,omitempty"`
 }
 
 // storeManifest writes m to the new file f, synced and closed, with its CRC in a
@@ -397,7 +400,7 @@ func recordLayer(files []*layerFile, groups func() []group) ([]fileSum, *groupRe
 			return nil, nil, fmt.Errorf("frontier: checkpoint: %w", err)
 		}
 		recs.index[lf] = int64(len(sums))
-		sums = append(sums, fileSum{Name: filepath.Base(lf.f.Name()), Size: lf.size, CRC32C: lf.crc.Sum32(), Order: lf.order.String()})
+		sums = append(sums, fileSum{Name: filepath.Base(lf.f.Name()), Size: lf.size, CRC32C: lf.crc.Sum32(), Order: lf.order.String(), Coding: lf.coding.String()})
 	}
 	for _, g := range groups() {
 		if g.words == 0 {
