@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // Rice blocks: how the compact blocks of layer files write their states.
@@ -20,15 +21,17 @@ import (
 // 6.95; counts grow by about 9 bits a column, and what two layers take on
 // disk is what bounds the boards a count of 8 rows reaches on a disk of
 // 80 GB. The codes cost time, a few per cent of a wide square's:
-// BenchmarkDecodeBlock takes 23 to 25 ns a state against 14 to 16 for
-// varints, BenchmarkEncode 34 to 38 against 20 to 24.
+// BenchmarkDecodeBlock takes 24 ns a state against 13 to 14 for varints,
+// BenchmarkEncode 28 to 29 against 19.
 //
 // A block's body is its first value in 8 bytes, little-endian; a byte
-// each for the Rice parameter of the differences, that of the lengths,
-// and the middle length; then, bit-packed from the lowest bit of each
-// byte, for each state the difference from the last (none for the
-// first) and the length and low bits of each limb of its count. The last
-// byte is padded with zero bits.
+// for the Rice parameter of the differences; for each limb of a count, a
+// byte for the Rice parameter of its lengths and one for their middle
+// (the limbs apart: once counts pass 64 bits, most states' high limbs
+// are short or zero and their low limbs 64 bits long); then, bit-packed
+// from the lowest bit of each byte, for each state the difference from
+// the last (none for the first) and the length and low bits of each limb
+// of its count. The last byte is padded with zero bits.
 
 // blockCoding is how the compact blocks of a layer file write their states.
 type blockCoding uint8
@@ -56,8 +59,16 @@ func (c blockCoding) String() string {
 // bits, not billions.
 const riceEscape = 48
 
-// riceHead is the bytes of a Rice block's body before its bits.
-const riceHead = 11
+// riceHead returns the bytes of a Rice block's body before its bits, for
+// states of stride words.
+func riceHead(stride int) int { return 9 + 2*(stride-1) }
+
+// A limbCode is how a Rice block codes one limb of its counts: the Rice
+// parameter of the distance of each one's length from mid.
+type limbCode struct {
+	k   uint
+	mid int
+}
 
 // A bitWriter appends bits to buf, from the lowest bit of each byte.
 type bitWriter struct {
@@ -241,39 +252,41 @@ func encodeRice(dst []byte, order []sortable, entries []uint64, stride int) []by
 	for i := 1; i < len(order); i++ {
 		sum += order[i].h - order[i-1].h
 	}
-	kd := riceParam(sum, len(order)-1)
-	// The middle length of the limbs, and the Rice parameter of their
-	// distances from it.
-	var lengths [65]int
-	limbs := 0
-	for _, s := range order {
-		for _, limb := range entries[s.at+1 : s.at+stride] {
-			lengths[bits.Len64(limb)]++
-			limbs++
-		}
-	}
-	mid, seen := 0, 0
-	for l, c := range lengths {
-		if seen += c; 2*seen >= limbs {
-			mid = l
-			break
-		}
-	}
-	var far uint64
-	for l, c := range lengths {
-		far += uint64(c) * zigzag(l-mid)
-	}
-	kl := riceParam(far, limbs)
 	dst = binary.LittleEndian.AppendUint64(dst, order[0].h)
-	dst = append(dst, byte(kd), byte(kl), byte(mid))
+	kd := riceParam(sum, len(order)-1)
+	dst = append(dst, byte(kd))
+	var codes [8]limbCode
+	lc := codes[:0]
+	for j := 1; j < stride; j++ {
+		// The middle length of limb j, and the Rice parameter of the
+		// distances from it.
+		var lengths [65]int
+		for _, s := range order {
+			lengths[bits.Len64(entries[s.at+j])]++
+		}
+		mid, seen := 0, 0
+		for l, c := range lengths {
+			if seen += c; 2*seen >= len(order) {
+				mid = l
+				break
+			}
+		}
+		var far uint64
+		for l, c := range lengths {
+			far += uint64(c) * zigzag(l-mid)
+		}
+		c := limbCode{riceParam(far, len(order)), mid}
+		lc = append(lc, c)
+		dst = append(dst, byte(c.k), byte(c.mid))
+	}
 	w := bitWriter{buf: dst}
 	for i, s := range order {
 		if i > 0 {
 			w.rice(s.h-order[i-1].h, kd)
 		}
-		for _, limb := range entries[s.at+1 : s.at+stride] {
+		for j, limb := range entries[s.at+1 : s.at+stride] {
 			l := bits.Len64(limb)
-			w.rice(zigzag(l-mid), kl)
+			w.rice(zigzag(l-lc[j].mid), lc[j].k)
 			if l > 1 { // the top bit goes without saying
 				w.write(limb, min(uint(l-1), 32))
 				if l > 33 {
@@ -290,17 +303,27 @@ func encodeRice(dst []byte, order []sortable, entries []uint64, stride int) []by
 // Rice block, in key order o. Its loop reads the usual codes itself, from
 // a word of bits in a local variable, and leaves the rest to a bitReader:
 // through the reader's methods, each code loaded and stored the reader's
-// fields, and decoding took twice as long (BenchmarkDecodeBlock).
+// fields, and decoding took 27 to 31 ns a state (BenchmarkDecodeBlock)
+// against 23 to 25.
 func decodeRice(body []byte, entries []uint64, stride int, o keyOrder) error {
-	if len(body) < riceHead {
+	head := riceHead(stride)
+	if len(body) < head {
 		return fmt.Errorf("%w: a layer block of %d bytes, short of its head", ErrCheckpoint, len(body))
 	}
 	last := binary.LittleEndian.Uint64(body)
-	kd, kl, mid := uint(body[8]), uint(body[9]), int(body[10])
-	if kd > 63 || kl > 63 || mid > 64 {
-		return fmt.Errorf("%w: a layer block with codes %d, %d and %d", ErrCheckpoint, kd, kl, mid)
+	kd := uint(body[8])
+	var codes [8]limbCode
+	lc := codes[:0]
+	if stride-1 > len(codes) {
+		lc = make([]limbCode, 0, stride-1)
 	}
-	data := body[riceHead:]
+	for j := 1; j < stride; j++ {
+		lc = append(lc, limbCode{uint(body[7+2*j]), int(body[8+2*j])})
+	}
+	if kd > 63 || slices.ContainsFunc(lc, func(c limbCode) bool { return c.k > 63 || c.mid > 64 }) {
+		return fmt.Errorf("%w: a layer block with codes % x", ErrCheckpoint, body[8:head])
+	}
+	data := body[head:]
 	r := bitReader{data: data} // for what the loop leaves to it
 	var acc uint64             // bits loaded and not yet read, n of them
 	var n uint
@@ -317,9 +340,11 @@ func decodeRice(body []byte, entries []uint64, stride int, o keyOrder) error {
 				pos += int(took)
 				n += 8 * took
 			}
-			k := kl
-			if j == i {
-				k = kd
+			var c limbCode
+			k := kd
+			if j > i {
+				c = lc[j-i-1]
+				k = c.k
 			}
 			var v uint64
 			if q := uint(bits.TrailingZeros64(^acc)); q+1+k <= n && q < riceEscape {
@@ -339,7 +364,7 @@ func decodeRice(body []byte, entries []uint64, stride int, o keyOrder) error {
 				entries[i] = o.key(last)
 				continue
 			}
-			l := mid + unzigzag(v) // the length of the limb
+			l := c.mid + unzigzag(v) // the length of the limb
 			var limb uint64
 			switch {
 			case l < 0 || l > 64:
