@@ -39,8 +39,12 @@ func (s *stepper) buffered(part *stepPart) error {
 	// few more bits a state: keys in digits, for which this matters most,
 	// are grouped by demand only where the layer is not compact.
 	by := grouping{byDemand: r.f.packed, zShift: uint(4 * r.f.slots)}
-	if !r.f.packed && s.grouping == groupsByDemand {
+	switch {
+	case r.f.packed:
+	case s.grouping == groupsByDemand:
 		by.digits = r.f
+	case s.grouping == groupsByMix:
+		by.mix = &r.f.mixer
 	}
 	for _, w := range s.ws {
 		w.buffered = newEmitter(1<<bbits, 64-bbits, k, by, bins)

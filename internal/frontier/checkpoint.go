@@ -384,7 +384,7 @@ func (r *counter) openPart(ctx context.Context, m *manifest, raw bool) error {
 		return errors.New("a step's totals of the wrong size")
 	case p.Followed < 0 || p.Followed > int64(m.States[m.Squares-1]) || p.States < 0:
 		return fmt.Errorf("a step that followed %d states and made %d", p.Followed, p.States)
-	case p.Grouping != int(groupsAsKeys) && (p.Grouping != int(groupsByDemand) || r.f.packed || !p.Buffered):
+	case p.Grouping != int(groupsAsKeys) && (p.Grouping != int(groupsByDemand) && p.Grouping != int(groupsByMix) || r.f.packed || !p.Buffered):
 		return fmt.Errorf("a step whose states are grouped by rule %d", p.Grouping)
 	}
 	if !r.f.validPartition(p.Square, pt) {

@@ -108,6 +108,10 @@ type Config struct {
 	groupStates int
 	// compact, for tests, keeps every layer on disk compact, however small.
 	compact bool
+	// hashGroups, for tests, groups the states of a buffered step whose
+	// keys in digits go to disk compact by hash (groupsAsKeys), as counts
+	// did before groupsByMix: for checkpoints of such counts.
+	hashGroups bool
 	// noMirror, for tests, keeps every state as it is, not the lesser of
 	// it and its reflection (counter.mirror), and counts from a start from
 	// it alone (counter.pair).

@@ -86,7 +86,8 @@ func TestCountClassPasses(t *testing.T) {
 	mr, mc := middle()
 	boards := []Config{
 		{Rows: mr, Cols: mc, Mode: FromStart, StartRow: mr - 1, Sweep: SweepNarrow, Base11: true},
-		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, // counts of two limbs
+		{Rows: mr, Cols: mc, Mode: FromStart, StartRow: mr - 1, Sweep: SweepNarrow, Base11: true, compact: true}, // buffered: grouped by mix
+		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2},                                                        // counts of two limbs
 	}
 	parts := []float64{0.3}
 	if exhaustive {

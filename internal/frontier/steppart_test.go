@@ -185,10 +185,11 @@ func TestCheckpointBetweenPasses(t *testing.T) {
 // TestStepPartKeepsGrouping checks that the passes left of a step stopped
 // between passes group the new states as the passes done did
 // (stepPart.Grouping), whatever the resumed count would choose: keys in
-// digits here, grouped by hash while the layers are compact and by demand
-// once they are raw. The step is one whose classes are split into ranges
-// of groups, where a pass left grouping otherwise misses states. For
-// -tags exhaustive: the board needs 40 s.
+// digits here, grouped by mix while the layers are compact, by demand
+// once they are raw, and by hash as counts grouped compact ones before.
+// The step is one whose classes are split into ranges of groups, where a
+// pass left grouping otherwise misses states. For -tags exhaustive: the
+// board needs 40 s.
 func TestStepPartKeepsGrouping(t *testing.T) {
 	if !exhaustive {
 		t.Skip("for -tags exhaustive")
@@ -197,18 +198,23 @@ func TestStepPartKeepsGrouping(t *testing.T) {
 	base := Config{Rows: 9, Cols: 4, Mode: FreeEnds, Sweep: SweepNarrow, Across: true, Workers: 2, MemoryLimit: 1 << 30, noMirror: true}
 	want := wholeCount(t, base)
 	for _, tt := range []struct {
-		compact bool
-		rule    groupingRule
-	}{{true, groupsAsKeys}, {false, groupsByDemand}} {
+		compact, hash bool
+		rule          groupingRule
+	}{{true, false, groupsByMix}, {false, false, groupsByDemand}, {true, true, groupsAsKeys}} {
 		cfg := base
-		cfg.passPart, cfg.compact = 0.05, tt.compact
+		cfg.passPart, cfg.compact, cfg.hashGroups = 0.05, tt.compact, tt.hash
 		cfg.Checkpoint = filepath.Join(t.TempDir(), "count.ckpt")
 		const v = 22
 		m := stoppedBetweenPasses(t, cfg, v, 1)
 		if !m.Step.Buffered || groupingRule(m.Step.Grouping) != tt.rule {
 			t.Fatalf("compact %v: the step under way is buffered %v, grouping %d; want buffered, grouping %d", tt.compact, m.Step.Buffered, m.Step.Grouping, tt.rule)
 		}
-		cfg.compact = !tt.compact // the other rule, were the step made anew
+		// Another rule, were the step made anew.
+		if tt.hash {
+			cfg.hashGroups = false
+		} else {
+			cfg.compact = !tt.compact
+		}
 		cfg.afterPass = nil
 		got, err := Count(context.Background(), cfg)
 		if err != nil {

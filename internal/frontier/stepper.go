@@ -105,7 +105,13 @@ type stepper struct {
 func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) error {
 	r, v, stride := s.r, s.v, s.r.k+1
 	compact := r.spill && !s.final && r.compactLayer(s.newStates())
-	s.grouping = r.f.grouping(compact)
+	s.grouping = groupsAsKeys // a lean step's groups are by mix, whatever the rule
+	if !lean {
+		s.grouping = r.f.grouping(compact)
+		if r.cfg.hashGroups && s.grouping == groupsByMix {
+			s.grouping = groupsAsKeys
+		}
+	}
 	if part != nil {
 		s.grouping = groupingRule(part.Grouping) // as the passes done were grouped
 	}
@@ -115,7 +121,7 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 	// as many demands as states (memoBits reads mix only for keys in
 	// digits: packed keys are grouped by demand under either rule).
 	mix := fewDemands
-	if lean || s.grouping == groupsAsKeys {
+	if lean || s.grouping != groupsByDemand {
 		mix = manyDemands
 	}
 	for i := range s.ws {
@@ -128,7 +134,7 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 					after = part.Passes
 				}
 				order := keyOrder{} // a buffered step's groups are by hash
-				if lean {
+				if lean || s.grouping == groupsByMix {
 					order.m = &r.f.mixer // a lean step's, by mix
 				}
 				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, compact, order, r.disk)
