@@ -50,7 +50,7 @@ echo "running: $cmd" >&2
 eval "$cmd" > "$raw"
 # The frontier's operations on one state of 8 rows (17 squares a key, in
 # base 11), which the counts of 8 rows make billions of times a square.
-frontier="go test -run '^\$' -bench 'EncodeKey|DecodeKey|Far|Unmix|Class|Encode\$' -count $COUNT ./internal/frontier"
+frontier="go test -run '^\$' -bench 'EncodeKey|DecodeKey|Far|Unmix|Class|Encode\$|DecodeBlock' -count $COUNT ./internal/frontier"
 echo "running: $frontier" >&2
 eval "$frontier" >> "$raw"
 
@@ -242,7 +242,8 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo "| the other end of a piece of path, for an edge (\`Far\`) | $(median Far ns/end) |"
 	echo "| a key from its place in a lean layer's order (\`Unmix\`) | $(median Unmix ns/key) |"
 	echo "| the class of a key, for a pass (\`Class\`) | $(median Class ns/key) |"
-	echo "| a layer's group packed for disk (\`Encode\`) | $(median Encode ns/state) |"
+	echo "| a layer's group packed for disk, in Rice codes (\`Encode/rice\`; varints: $(median Encode/varints ns/state)) | $(median Encode/rice ns/state) |"
+	echo "| a state read back from a layer on disk (\`DecodeBlock/rice\`; varints: $(median DecodeBlock/varints ns/state)) | $(median DecodeBlock/rice ns/state) |"
 	echo
 	if [ -n "$against" ]; then
 		echo "## Against $AGAINST"
