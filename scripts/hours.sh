@@ -16,11 +16,15 @@
 #   scripts/hours.sh DIR [MEMORY] [NAME...]   # MEMORY: 17G unless given;
 #                                             # NAME: some of the counts only
 #
-# The layers of 8x10 take about 9 GB of disk at the widest square (12
-# bytes a state), and a column more adds about a fifth to the widest layer
-# (0.92 billion states on 8x9, 1.14 on 8x10). Nothing else heavy should
-# run beside a count: it holds MEMORY, and a machine that runs out stops
-# it (the checkpoint stays).
+# The layers of 8x10 took about 9 GB of disk at the widest square (12
+# bytes a state as varints; Rice codes take a seventh less), and a column
+# more adds about a fifth to the widest layer (0.92 billion states on 8x9,
+# 1.14 on 8x10). 8x12-free keeps about three times the states, with counts
+# that grow by 9 bits a column: a step holds two layers of 25 to 35 GB
+# each from its seventh column on, so clear the Go build cache and /tmp
+# before it gets there. Nothing else heavy should run beside a count: it
+# holds MEMORY, and a machine that runs out stops it (the checkpoint
+# stays).
 set -euo pipefail
 dir=${1:?usage: scripts/hours.sh DIR [MEMORY] [NAME...]}
 memory=${2:-17G}
