@@ -1,10 +1,17 @@
 package frontier
 
 import (
+	"bufio"
 	"cmp"
+	"context"
 	"encoding/binary"
+	"errors"
+	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -257,4 +264,98 @@ func TestSortByValue(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLayerBytes checks what the compact layers of a count of keys in
+// digits (9x3 with free ends, across) take on disk, stopped after a wide
+// square: less where a buffered step groups them by mix than by hash, by
+// about the 3 bits a difference that 61-bit mixes spare over 64-bit
+// hashes.
+func TestLayerBytes(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
+	var perState [2]float64
+	for i, hash := range []bool{false, true} {
+		cfg := Config{Rows: 9, Cols: 3, Mode: FreeEnds, Sweep: SweepNarrow, Across: true, Workers: 2, MemoryLimit: 1 << 30, compact: true, hashGroups: hash}
+		cfg.Checkpoint = filepath.Join(t.TempDir(), "c")
+		if err := interrupted(t, cfg, 14); !errors.Is(err, context.Canceled) {
+			t.Fatalf("stopped with %v", err)
+		}
+		m := readManifest(t, cfg.Checkpoint)
+		var size int64
+		for _, f := range m.Files {
+			if f.Coding != "rice" {
+				t.Errorf("hash %v: a layer file in coding %q, want rice", hash, f.Coding)
+			}
+			size += f.Size
+		}
+		perState[i] = float64(size) / float64(m.States[m.Squares-1])
+		t.Logf("grouped by hash %v: %.3f bytes a state after square %d", hash, perState[i], m.Squares)
+	}
+	if saved := (perState[1] - perState[0]) * 8; saved < 2.5 || saved > 3.5 {
+		t.Errorf("grouped by mix: %.2f bits a state fewer than by hash, want about 3", saved)
+	}
+}
+
+// TestRecodeLayer, given KNIGHTSTOUR_RECODE (a layer file of varint
+// blocks of states of one limb, such as an older checkpoint's, then its
+// key order, "hash" or "mix"), reads its first blocks (up to 60,000), writes each again
+// as a Rice block, reads that back, and reports the bytes a state of
+// both, the figures docs/performance.md gives:
+//
+//	KNIGHTSTOUR_RECODE="/data/ckpt.53-0.layer mix" go test -run TestRecodeLayer -v ./internal/frontier
+func TestRecodeLayer(t *testing.T) {
+	file, order, ok := strings.Cut(os.Getenv("KNIGHTSTOUR_RECODE"), " ")
+	if !ok {
+		t.Skip(`KNIGHTSTOUR_RECODE="FILE hash|mix" measures a layer file`)
+	}
+	o := keyOrder{}
+	if order == "mix" {
+		m := newMixer(61) // any bijection of the values: the keys of 8 rows
+		o.m = &m
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	var e encoder
+	var varints, rice, states int64
+	out := make([]uint64, 2*chunkStates)
+	back := make([]uint64, 2*chunkStates)
+	for range 60000 {
+		size, err := binary.ReadUvarint(r)
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		data := binary.AppendUvarint(nil, size)
+		data = append(data, make([]byte, size)...)
+		if _, err := io.ReadFull(r, data[len(data)-int(size):]); err != nil {
+			t.Fatal(err)
+		}
+		n := 0 // the states of the block: a difference and a limb each
+		for body := data[len(data)-int(size):]; len(body) > 0; n++ {
+			_, a := binary.Uvarint(body)
+			_, b := binary.Uvarint(body[max(a, 0):])
+			if a <= 0 || b <= 0 || n == chunkStates {
+				t.Fatalf("block %d is not of varints of states of one limb", states/chunkStates)
+			}
+			body = body[a+b:]
+		}
+		if _, err := decodeBlock(data, out[:2*n], 2, o, varintBlocks); err != nil {
+			t.Fatal(err)
+		}
+		coded, _ := e.encode(out[:2*n], 2, o, riceBlocks)
+		if _, err := decodeBlock(coded, back[:2*n], 2, o, riceBlocks); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(out[:2*n], back[:2*n]) {
+			t.Fatalf("a block of %d states read back otherwise", n)
+		}
+		varints, rice, states = varints+int64(len(data)), rice+int64(len(coded)), states+int64(n)
+	}
+	t.Logf("%d states: %.3f bytes a state as varints, %.3f as Rice codes (%.1f%%)",
+		states, float64(varints)/float64(states), float64(rice)/float64(states), 100*float64(rice)/float64(varints))
 }
