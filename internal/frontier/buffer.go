@@ -66,11 +66,12 @@ const (
 	groupsByMix
 )
 
-// grouping returns the rule by which a step groups the new states of f:
-// by demand, unless its keys are digits and the layer it makes goes to
-// disk compact. A compact group is sorted by hashKey, and where its
-// states share no top bits of it, each takes as many more bits as the
-// group's hash has: two bytes a state more on the widest layers. Grouped
+// grouping returns the rule by which a buffered step groups the new
+// states of f: by demand, unless its keys are digits and the layer it
+// makes goes to disk compact, where they go by their mix. A compact group
+// is sorted by its key order, and where its states share no top bits of
+// it, each takes as many more bits as the group's hash has: two bytes a
+// state more on the widest layers. Grouped
 // by demand, 9x5 with free ends across (18 squares) took 135 s on one
 // worker against 187.
 func (f *board) grouping(compact bool) groupingRule {

@@ -35,9 +35,10 @@ func (s *stepper) buffered(part *stepPart) error {
 	}
 	// A group holds the states of a few demands, whatever it holds them
 	// in: the next step's memo of choices hits (see grouping). A compact
-	// group on disk is sorted by hashKey all the same, which then takes a
-	// few more bits a state: keys in digits, for which this matters most,
-	// are grouped by demand only where the layer is not compact.
+	// group on disk is sorted by its key order all the same, which then
+	// takes a few more bits a state: keys in digits, for which this
+	// matters most, are grouped by demand only where the layer is not
+	// compact, and by their mix where it is.
 	by := grouping{byDemand: r.f.packed, zShift: uint(4 * r.f.slots)}
 	switch {
 	case r.f.packed:
