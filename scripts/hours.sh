@@ -26,6 +26,11 @@
 # holds MEMORY, and a machine that runs out stops it (the checkpoint
 # stays).
 set -euo pipefail
+# All of it in braces, which bash reads whole before it runs them: bash
+# reads a script as it goes, and one edited while a count of days runs
+# (a git checkout, a pull) would go on from the middle of a line of the
+# new text once the count ended.
+{
 dir=${1:?usage: scripts/hours.sh DIR [MEMORY] [NAME...]}
 memory=${2:-17G}
 shift $(( $# < 2 ? $# : 2 ))
@@ -76,3 +81,5 @@ for entry in "${counts[@]}"; do
 		exit 1
 	fi
 done
+exit
+}
