@@ -106,5 +106,11 @@ type Progress struct {
 	// done in it, from the first report on (which comes at once); 0 for a
 	// count started afresh.
 	Resumes int
-	Elapsed time.Duration
+	// DiskFree is, for CountDP with its states on disk (WithSpill,
+	// WithCheckpoint), the bytes free on their file system when last
+	// looked at, every 256 MiB written: the count stops with ErrDiskFull
+	// rather than leave less than 2 GiB. 0 before the first look, or
+	// where the file system cannot tell.
+	DiskFree int64
+	Elapsed  time.Duration
 }

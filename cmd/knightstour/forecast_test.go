@@ -124,20 +124,23 @@ func TestAdvice(t *testing.T) {
 }
 
 // TestStepLine checks the progress line of a frontier count within a
-// square: the pass under way where the square is made in several.
+// square: the pass under way where the square is made in several, and
+// the room left on disk where its states go there.
 func TestStepLine(t *testing.T) {
 	base := knightstour.Progress{TasksDone: 41, Tasks: 96, States: 2277989423, Expanded: 0.5, Elapsed: time.Minute}
 	tests := []struct {
 		pass, passes int
+		diskFree     int64
 		want         string
 	}{
-		{0, 0, "41 of 96 squares added, 2,277,989,423 states (square 42: 50%), 1m0s elapsed\n"},
-		{3, 11, "41 of 96 squares added, 2,277,989,423 states (square 42: 50% of pass 3 of 11), 1m0s elapsed\n"},
+		{0, 0, 0, "41 of 96 squares added, 2,277,989,423 states (square 42: 50%), 1m0s elapsed\n"},
+		{3, 11, 0, "41 of 96 squares added, 2,277,989,423 states (square 42: 50% of pass 3 of 11), 1m0s elapsed\n"},
+		{3, 11, 27.4e9, "41 of 96 squares added, 2,277,989,423 states (square 42: 50% of pass 3 of 11), 1m0s elapsed, 27 GB free on disk\n"},
 	}
 	for _, tt := range tests {
 		var b strings.Builder
 		pr := base
-		pr.Pass, pr.Passes = tt.pass, tt.passes
+		pr.Pass, pr.Passes, pr.DiskFree = tt.pass, tt.passes, tt.diskFree
 		newProgressLine(&b).showSteps(pr)
 		if diff := cmp.Diff(tt.want, b.String()); diff != "" {
 			t.Errorf("pass %d of %d (-want +got):\n%s", tt.pass, tt.passes, diff)

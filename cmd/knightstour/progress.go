@@ -121,6 +121,9 @@ func (p *progressLine) showSteps(pr knightstour.Progress) {
 	if d := p.squares.left(pr, p.width); d > 0 {
 		left = ", about " + roughDuration(d) + " left"
 	}
+	if pr.DiskFree > 0 { // a count of hours on disk: how near it is to full
+		left += ", " + roughBytes(float64(pr.DiskFree)) + " free on disk"
+	}
 	p.reportLine(pr.TasksDone, pr.Tasks, pr.Elapsed,
 		fmt.Sprintf("%d of %d squares added, %s%s, %v elapsed%s", pr.TasksDone, pr.Tasks, count(pr.States, "state", "states"), next, pr.Elapsed.Round(time.Second), left))
 }

@@ -495,6 +495,28 @@ func TestDiskFull(t *testing.T) {
 	}
 }
 
+// TestDiskFreeSeen checks that progress reports the free space the disk
+// guard last found: none before it looks, or without a guard.
+func TestDiskFreeSeen(t *testing.T) {
+	cfg := Config{Rows: 5, Cols: 5, Mode: FromStart, StartRow: 4, Workers: 1, MemoryLimit: 1 << 30}
+	f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newCounter(f, cfg)
+	var got []int64
+	got = append(got, r.snapshot(time.Now()).DiskFree) // no guard
+	r.disk = newDiskGuard(filepath.Join(t.TempDir(), "c."), func(string) (int64, bool) { return 5 << 30, true })
+	got = append(got, r.snapshot(time.Now()).DiskFree) // before it looks
+	if err := r.disk.wrote(100); err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, r.snapshot(time.Now()).DiskFree)
+	if diff := gocmp.Diff([]int64{0, 0, 5 << 30}, got); diff != "" {
+		t.Errorf("DiskFree without a guard, before and after it looks (-want +got):\n%s", diff)
+	}
+}
+
 // TestCheckpointRaw resumes from a checkpoint of format /1, whose layer
 // files hold raw entries (what counts wrote before layers were compact):
 // made here from a checkpoint of today's format by decoding its layer.

@@ -193,5 +193,9 @@ type Progress struct {
 	// Resumes is the squares done in the checkpoint the count resumes
 	// from, known from the first report on; 0 for a count started afresh.
 	Resumes int
-	Elapsed time.Duration
+	// DiskFree is, for a count whose layers go to disk, the bytes free on
+	// their file system when last looked at (every 256 MiB written); 0
+	// before the first look, or where the file system cannot tell.
+	DiskFree int64
+	Elapsed  time.Duration
 }

@@ -30,6 +30,9 @@ type diskGuard struct {
 	free      func(prefix string) (int64, bool) // freeBytes, or a test's stand-in
 	every     int64                             // diskCheckEvery, or less for tests
 	unchecked atomic.Int64                      // bytes written since the last check
+	// seen is the free space the last check found, for progress reports:
+	// 0 before the first, or where the file system cannot tell.
+	seen atomic.Int64
 }
 
 // newDiskGuard returns a guard for files named after prefix that checks
@@ -54,9 +57,21 @@ func (g *diskGuard) wrote(n int) error {
 	}
 	g.unchecked.Store(0)
 	free, ok := g.free(g.prefix)
+	if ok {
+		g.seen.Store(free)
+	}
 	if ok && free-int64(n) < diskReserve {
 		return fmt.Errorf("%w: %d MiB left beside %s*, fewer than the %d MiB a count leaves free; free some and run the same command again",
 			ErrDiskFull, free>>20, g.prefix, diskReserve>>20)
 	}
 	return nil
+}
+
+// lastFree returns the free space the last check found: 0 before the
+// first, for a count with no guard, or where the file system cannot tell.
+func (g *diskGuard) lastFree() int64 {
+	if g == nil {
+		return 0
+	}
+	return g.seen.Load()
 }
