@@ -101,6 +101,10 @@ func TestCheckpointBetweenPasses(t *testing.T) {
 		// narrows, and the groups it gave up are the passes left.
 		{Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, passPart: 1.5}, 25, 1, 3 << 20, false},
 		{Config{Rows: 4, Cols: 6, Mode: FromStart, StartRow: 3, Lean: true, passPart: 0.1}, 12, 1, 0, true},
+		// Keys in digits, layers raw: a lean step's checkpoint between
+		// passes once recorded the buffered step's grouping rule for them,
+		// which resuming refused.
+		{Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, Lean: true, passPart: 0.4, Base11: true}, 14, 1, 0, false},
 	}
 	if exhaustive {
 		counts = append(counts,
