@@ -20,9 +20,12 @@
 # bytes a state as varints; Rice codes take a seventh less), and a column
 # more adds about a fifth to the widest layer (0.92 billion states on 8x9,
 # 1.14 on 8x10). 8x12-free keeps about three times the states, with counts
-# that grow by 9 bits a column: a step holds two layers of 25 to 35 GB
-# each from its seventh column on, so clear the Go build cache and /tmp
-# before it gets there. Nothing else heavy should run beside a count: it
+# that grow by 9 bits a column: its layers take 25 to 40 GB each from its
+# seventh column on, and a step made in passes gives back the groups of
+# the layer it reads as its passes are done with them, so that it holds
+# much less than two whole layers at once (docs/counting.md, "Memory,
+# disk and passes"); still, clear the Go build cache and /tmp before it
+# gets there. Nothing else heavy should run beside a count: it
 # holds MEMORY, and a machine that runs out stops it (the checkpoint
 # stays).
 set -euo pipefail

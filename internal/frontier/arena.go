@@ -70,6 +70,12 @@ type group struct {
 	// boards (kindSet), for the passes of the next step to skip the group
 	// where it holds none of their classes; zero where not known.
 	kinds kindSet
+	// crc is the CRC-32C of the group's bytes on disk, where summed says
+	// it is known (as it is of a group written by this count): a group
+	// whose disk a step gives back changes its file's CRC by it
+	// (giveback.go).
+	crc    uint32
+	summed bool
 }
 
 // alloc returns a group of n words, not zeroed where the slab is a spare

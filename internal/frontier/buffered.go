@@ -46,6 +46,8 @@ func (s *stepper) buffered(part *stepPart) error {
 		by.digits = r.f
 	case s.grouping == groupsByMix:
 		by.mix = &r.f.mixer
+	case s.grouping == groupsByNextClass:
+		by.mix, by.next, by.nextBits = &r.f.mixer, s.next, s.next.classBits()
 	}
 	for _, w := range s.ws {
 		w.buffered = newEmitter(1<<bbits, 64-bbits, k, by, bins)
@@ -67,6 +69,9 @@ func (s *stepper) buffered(part *stepPart) error {
 	}
 	if multi {
 		s.startPasses(part == nil)
+	}
+	if s.next != nil && part == nil {
+		s.out.parts = &classParts{partition: s.next.partition.clone()}
 	}
 	ms := make([]*merger, len(s.ws))
 	defer func() {
@@ -183,7 +188,10 @@ func (s *stepper) bufferedPass(p pass, ms []*merger, bbits uint, freeCur bool) (
 		merged += m.bytes()
 	}
 	r.mergeHigh = max(r.mergeHigh, merged)
-	if s.out.parts != nil {
+	switch {
+	case s.next != nil:
+		s.addNextClasses(base, p.lo, hi)
+	case s.out.parts != nil:
 		s.out.parts.add(base, base+hi-p.lo, p.classes)
 	}
 	return hi, nil
@@ -232,5 +240,24 @@ func (r *counter) releasePool() {
 	if r.pool != nil {
 		r.pool.release()
 		r.pool = nil
+	}
+}
+
+// addNextClasses records in out's parts the classes of the next step's
+// passes that the groups [lo, hi) a pass made, from group base of out
+// on, hold (groupsByNextClass): the top bits of a group's number are its
+// class, and the groups past the last class, which hold no states, go
+// with the last.
+func (s *stepper) addNextClasses(base, lo, hi int) {
+	per := 1 << (s.gbits - s.next.classBits())
+	last := s.next.count() - 1
+	for g := lo; g < hi; {
+		c := g / per
+		end := min(hi, (c+1)*per)
+		if c >= last {
+			c, end = last, hi
+		}
+		s.out.parts.add(base+g-lo, base+end-lo, 1<<c)
+		g = end
 	}
 }

@@ -244,7 +244,11 @@ func (r *counter) loadCheckpoint(ctx context.Context) (*manifest, *layer, error)
 	r.last.Store(int64(m.States[m.Squares-1]))
 	defer r.checked.Store(size)
 	cur := &layer{n: m.States[m.Squares-1]}
-	if cur.files, cur.groups, err = r.openLayer(ctx, m.Files, m.Groups, m.Kinds, m.Stride, cur.n, raw, false); err != nil {
+	held := cur.n // less the states whose groups the step under way gave back
+	if m.Step != nil {
+		held -= int(m.Step.Freed)
+	}
+	if cur.files, cur.groups, err = r.openLayer(ctx, m.Files, m.Groups, m.Kinds, m.Stride, held, raw, false); err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err() // a stop while checking, not a bad checkpoint
 		}
@@ -287,16 +291,26 @@ func (r *counter) openLayer(ctx context.Context, sums []fileSum, recs [][4]int64
 		if fs.Name != filepath.Base(fs.Name) || !strings.HasPrefix(fs.Name, base+".") {
 			return files, nil, fmt.Errorf("it names a file %q that is not one of its layers", fs.Name)
 		}
-		flag := os.O_RDONLY
-		if part {
-			flag = os.O_RDWR
-		}
-		f, err := os.OpenFile(filepath.Join(dir, fs.Name), flag, 0)
+		// Read and written: the step's own files are cut back, and the
+		// layer it expands gives back the disk of the groups its passes
+		// are done with (giveback.go).
+		f, err := os.OpenFile(filepath.Join(dir, fs.Name), os.O_RDWR, 0)
 		if err != nil {
 			return files, nil, err
 		}
 		h := crc32.New(castagnoli)
-		lf := &layerFile{f: f, name: fs.Name, size: fs.Size, crc: h, checkpointed: true, stride: stride}
+		lf := &layerFile{f: f, name: fs.Name, size: fs.Size, checkpointed: true, stride: stride, canPunch: canPunchHoles(f), countBits: fs.CountBits}
+		for _, hole := range fs.Holes {
+			if part || hole[0] < 0 || hole[1] <= 0 || hole[1] > fs.Size-hole[0] {
+				return files, nil, fmt.Errorf("layer file %s has a hole of %d bytes at byte %d", fs.Name, hole[1], hole[0])
+			}
+			// Punched again: the count may have stopped after the
+			// checkpoint listed the hole and before it was punched.
+			// Where it cannot be (a file system that punches no holes),
+			// the bytes must be zeros already, as the CRC tells.
+			punchHole(f, hole[0], hole[1])
+			lf.holes = append(lf.holes, hole)
+		}
 		switch fs.Order {
 		case "", "hash": // format /2 (or raw)
 		case "mix":
@@ -319,6 +333,7 @@ func (r *counter) openLayer(ctx context.Context, sums []fileSum, recs [][4]int64
 		if n != fs.Size || h.Sum32() != fs.CRC32C {
 			return files, nil, fmt.Errorf("layer file %s has %d bytes and CRC-32C %08x, the checkpoint says %d and %08x", fs.Name, n, h.Sum32(), fs.Size, fs.CRC32C)
 		}
+		lf.crc = fs.CRC32C
 		if st, err := f.Stat(); err != nil || st.Size() != fs.Size {
 			if !part {
 				return files, nil, fmt.Errorf("layer file %s is longer than the checkpoint says", fs.Name)
@@ -384,7 +399,9 @@ func (r *counter) openPart(ctx context.Context, m *manifest, raw bool) error {
 		return errors.New("a step's totals of the wrong size")
 	case p.Followed < 0 || p.Followed > int64(m.States[m.Squares-1]) || p.States < 0:
 		return fmt.Errorf("a step that followed %d states and made %d", p.Followed, p.States)
-	case p.Grouping != int(groupsAsKeys) && (p.Grouping != int(groupsByDemand) && p.Grouping != int(groupsByMix) || r.f.packed || !p.Buffered):
+	case p.Freed < 0 || p.Freed > int64(m.States[m.Squares-1]):
+		return fmt.Errorf("a step that gave back the groups of %d states of %d", p.Freed, m.States[m.Squares-1])
+	case p.Grouping != int(groupsAsKeys) && (p.Grouping != int(groupsByDemand) && p.Grouping != int(groupsByMix) && p.Grouping != int(groupsByNextClass) || r.f.packed || !p.Buffered):
 		return fmt.Errorf("a step whose states are grouped by rule %d", p.Grouping)
 	}
 	if !r.f.validPartition(p.Square, pt) {
@@ -406,14 +423,22 @@ func (r *counter) openPart(ctx context.Context, m *manifest, raw bool) error {
 			return fmt.Errorf("a pass %+v of a step of %d groups and %d classes", ps, groups, classes)
 		}
 	}
-	if p.Parts != nil && !p.Parts.partition().equal(pt) {
+	byNext := p.Grouping == int(groupsByNextClass)
+	if byNext && p.Parts == nil {
+		return errors.New("a step grouped by the next step's classes that records none")
+	}
+	if p.Parts != nil && !byNext && !p.Parts.partition().equal(pt) {
 		return fmt.Errorf("a step's passes by positions %v and splits %v whose groups hold classes by %v and %v", p.Positions, p.Splits, p.Parts.Positions, p.Parts.Splits)
 	}
 	var err error
 	if p.files, p.groups, err = r.openLayer(ctx, p.Files, p.Groups, p.Kinds, m.Stride, int(p.States), false, true); err != nil {
 		return err
 	}
-	p.parts, err = r.loadParts(p.Parts, p.Square, len(p.groups), false)
+	sq := p.Square // parts told as the step sees cur
+	if byNext {
+		sq++ // as the next step will see the layer
+	}
+	p.parts, err = r.loadParts(p.Parts, sq, len(p.groups), false)
 	return err
 }
 

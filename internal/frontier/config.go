@@ -84,6 +84,20 @@ type Config struct {
 	// pass does not read, its groups holding none of the pass's classes
 	// (classParts), on a worker: for tests that check passes skip.
 	onSkip func()
+	// keepCur, when set, keeps the layer a step expands whole until the
+	// step ends (giveback.go), as counts did before they gave its disk
+	// back pass by pass.
+	keepCur bool
+	// onGiveBack, when not nil, is called with the bytes of each group
+	// whose disk a step gives back.
+	onGiveBack func(bytes int64)
+	// skipPunch leaves the holes giveBack lists unpunched, as a count
+	// stopped after the checkpoint that lists them and before it punched
+	// them leaves them.
+	skipPunch bool
+	// passMade, when not nil, is called after each pass of a step made in
+	// passes, before the step gives back the groups it is done with.
+	passMade func()
 	// onNarrow, when not nil, is called each time a pass narrowed, with
 	// the groups it made and those it gave up (see narrowing), on the
 	// count's goroutine: for tests that check passes narrow.
@@ -112,6 +126,10 @@ type Config struct {
 	// keys in digits go to disk compact by hash (groupsAsKeys), as counts
 	// did before groupsByMix: for checkpoints of such counts.
 	hashGroups bool
+	// ownClasses, for tests, groups the states of a compact layer by mix
+	// alone, as counts did before they grouped them first by the classes
+	// of the next step's passes (groupsByNextClass).
+	ownClasses bool
 	// noMirror, for tests, keeps every state as it is, not the lesser of
 	// it and its reflection (counter.mirror), and counts from a start from
 	// it alone (counter.pair).

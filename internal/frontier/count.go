@@ -313,7 +313,7 @@ func (r *counter) snapshot(begin time.Time) Progress {
 // cycles; errOverflow if the counts need more than r.k limbs.
 func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	f, k := r.f, r.k
-	r.states, r.peak, r.shardAt, r.followed, r.part = make([]int, 0, f.n), 0, -1, 0, nil
+	r.states, r.peak, r.shardAt, r.followed, r.part, r.unsaved = make([]int, 0, f.n), 0, -1, 0, nil, false
 	r.byLength = make([][]uint64, f.l)
 	r.done.Store(0)
 	r.saved = time.Now()
@@ -352,7 +352,9 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			if part != nil && part.Square != v {
 				part = nil
 			}
-			if cerr := r.saveCheckpoint(v-1, cur, total, part); cerr != nil {
+			if r.unsaved {
+				// The last checkpoint holds: cur lacks groups it names.
+			} else if cerr := r.saveCheckpoint(v-1, cur, total, part); cerr != nil {
 				err = fmt.Errorf("%w (and no checkpoint: %v)", err, cerr)
 			}
 		}
@@ -413,6 +415,14 @@ func (r *counter) resume(ctx context.Context, cur *layer, total []uint64) (*laye
 		l.free(r.arena)
 		m.Step.close()
 		return nil, 0, errOverflow // again with wider counts, which the checkpoint has
+	case m != nil && m.Step != nil && m.Step.Freed > 0 && (m.Limbs < k || m.Step.Reflections != r.reflections(m.Squares)):
+		// The step under way gave back part of the layer it expands, so
+		// it can only go on, never be made again, as a count with wider
+		// counts or another rule of reflections would make it. giveBack
+		// gives nothing back where the counts could outgrow their limbs.
+		l.free(r.arena)
+		m.Step.close()
+		return nil, 0, fmt.Errorf("%w %s: its step under way gave back part of its layer and cannot be made again, as a count with wider counts or another rule of reflections would: count again from the start, or go on with the version that wrote it", ErrCheckpoint, r.cfg.Checkpoint)
 	case m != nil:
 		var dropped []*layerFile
 		if m.Limbs < k {

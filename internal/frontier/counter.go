@@ -69,7 +69,12 @@ type counter struct {
 	checkpointed []*layerFile // the files of the last checkpoint
 	// part is the passes done of the step under way, as the last
 	// checkpoint has them, or as the checkpoint resumed from had them.
-	part     *stepPart
+	part *stepPart
+	// unsaved says that the step under way gave back groups of its layer
+	// that the last checkpoint still names: a checkpoint of the count as
+	// it stands would name that layer without them, while the last one
+	// is still good (giveBack punches no hole before one names it).
+	unsaved  bool
 	saved    time.Time     // when the last checkpoint was written
 	saving   time.Duration // how long it took
 	byLength [][]uint64    // AllLengths: the tours of each shorter board

@@ -3,7 +3,6 @@ package frontier
 import (
 	"encoding/binary"
 	"fmt"
-	"hash"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -24,9 +23,18 @@ type layerFile struct {
 	f            *os.File
 	name         string // base name, in the spill directory
 	size         int64
-	crc          hash.Hash32 // of everything written, for checkpoints
-	checkpointed bool        // a checkpoint names it: not removed with its layer
-	guard        *diskGuard
+	crc          uint32 // CRC-32C of its bytes as they are, for checkpoints
+	checkpointed bool   // a checkpoint names it: not removed with its layer
+	// canPunch says that its file system gives back the disk of a range
+	// of it (punchHole); holes are the ranges given back, [off, n], and
+	// unpunched those that a checkpoint lists but are not punched yet.
+	canPunch  bool
+	holes     [][2]int64
+	unpunched [][2]int64
+	// countBits is the bits of the largest count of a state in it, 0
+	// where not known (a file of an older checkpoint), for giveBack.
+	countBits int
+	guard     *diskGuard
 	// stride is the words of a state. The groups a file takes are
 	// compact (compact.go), in key order order, if compact is set, else
 	// raw entries.
@@ -52,7 +60,7 @@ func createLayerFile(prefix string, v, worker, passes, stride int, compact bool,
 	if err != nil {
 		return nil, fmt.Errorf("frontier: spill: %w", err)
 	}
-	return &layerFile{f: f, name: filepath.Base(name), crc: crc32.New(castagnoli), guard: guard, stride: stride, compact: compact, order: order, coding: codingOf(compact)}, nil
+	return &layerFile{f: f, name: filepath.Base(name), canPunch: canPunchHoles(f), guard: guard, stride: stride, compact: compact, order: order, coding: codingOf(compact)}, nil
 }
 
 // write appends the group of entries words and returns the group that
@@ -62,6 +70,7 @@ func (lf *layerFile) write(words []uint64) (group, error) {
 	if len(words) == 0 {
 		return g, nil
 	}
+	lf.countBits = max(lf.countBits, countBits(words, lf.stride))
 	if !lf.compact {
 		b := wordBytes(words)
 		if err := lf.guard.wrote(len(b)); err != nil {
@@ -70,7 +79,8 @@ func (lf *layerFile) write(words []uint64) (group, error) {
 		if _, err := lf.f.Write(b); err != nil {
 			return group{}, fmt.Errorf("frontier: spill: %w", err)
 		}
-		lf.crc.Write(b)
+		g.crc, g.summed = crc32.Checksum(b, castagnoli), true
+		lf.crc = crc32.Update(lf.crc, castagnoli, b)
 		lf.size += int64(len(b))
 		return g, nil
 	}
@@ -81,7 +91,8 @@ func (lf *layerFile) write(words []uint64) (group, error) {
 	if _, err := lf.f.Write(b); err != nil {
 		return group{}, fmt.Errorf("frontier: spill: %w", err)
 	}
-	lf.crc.Write(b)
+	g.crc, g.summed = crc32.Checksum(b, castagnoli), true
+	lf.crc = crc32.Update(lf.crc, castagnoli, b)
 	for _, at := range blocks {
 		g.blocks = append(g.blocks, lf.size+at)
 	}
@@ -210,4 +221,25 @@ func codingOf(compact bool) blockCoding {
 		return riceBlocks
 	}
 	return varintBlocks
+}
+
+// countBits returns the bits of the largest count of the states of
+// entries, stride words each: those of the limbs of all their counts
+// or-ed together, limb by limb.
+func countBits(entries []uint64, stride int) int {
+	k := stride - 1
+	var or [8]uint64
+	if k > len(or) { // counts of more than 512 bits: state by state
+		b := 0
+		for i := 0; i < len(entries); i += stride {
+			b = max(b, limbsLen(entries[i+1:i+stride]))
+		}
+		return b
+	}
+	for i := 0; i < len(entries); i += stride {
+		for j, limb := range entries[i+1 : i+stride] {
+			or[j] |= limb
+		}
+	}
+	return limbsLen(or[:k])
 }

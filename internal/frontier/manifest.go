@@ -179,6 +179,12 @@ type stepPart struct {
 	// or they could make a state a pass done made already, in another
 	// group, or miss one.
 	Grouping int `json:"grouping,omitempty"`
+	// Freed is the states of the layer the step expands whose groups it
+	// gave back, as no pass left reads them (giveback.go): the layer's
+	// groups in the checkpoint hold that many fewer states than its
+	// count. Counts before it refuse a checkpoint that has it, as those
+	// groups do not add up.
+	Freed int64 `json:"freed,omitempty"`
 
 	files   []*layerFile  // Files, open, once written or loaded
 	groups  []group       // Groups, once loaded
@@ -277,6 +283,15 @@ type fileSum struct {
 	// Coding is how its compact blocks write their states: "rice", or
 	// varints where there is none (files written before Rice blocks).
 	Coding string `json:"coding,omitempty"`
+	// Holes are the ranges of the file, [byte offset, bytes], whose disk
+	// a step under way gave back (giveback.go): they read as zeros, as
+	// Size and CRC32C count them, and no group lies in them. A count
+	// punches them again before it checks the file, in case it stopped
+	// after the checkpoint was written and before they were punched.
+	Holes [][2]int64 `json:"holes,omitempty"`
+	// CountBits is the bits of the largest count of a state in the file,
+	// where known (giveBack).
+	CountBits int `json:"count_bits,omitempty"`
 }
 
 // storeManifest writes m to the new file f, synced and closed, with its CRC in a
@@ -400,7 +415,7 @@ func recordLayer(files []*layerFile, groups func() []group) ([]fileSum, *groupRe
 			return nil, nil, fmt.Errorf("frontier: checkpoint: %w", err)
 		}
 		recs.index[lf] = int64(len(sums))
-		sums = append(sums, fileSum{Name: filepath.Base(lf.f.Name()), Size: lf.size, CRC32C: lf.crc.Sum32(), Order: lf.order.String(), Coding: lf.coding.String()})
+		sums = append(sums, fileSum{Name: filepath.Base(lf.f.Name()), Size: lf.size, CRC32C: lf.crc, Order: lf.order.String(), Coding: lf.coding.String(), Holes: slices.Clone(lf.holes), CountBits: lf.countBits})
 	}
 	for _, g := range groups() {
 		if g.words == 0 {

@@ -305,3 +305,45 @@ func alignedPasses(f *board, cp *classParts, cur *layer, stride int, sm *sample,
 
 // byShare orders classes by their shares, largest first.
 func byShare(a, b classShare) int { return cmp.Compare(b.share, a.share) }
+
+// nextPartition returns the partition by which the layer after square v
+// groups its states for the passes of the step after it
+// (groupsByNextClass): three window positions of that layer that the
+// step leaves alone, and false where there are none. Positions whose
+// squares this step leaves alone too are picked by the kinds the sample
+// of cur (nil where there is none) holds there, to split it as evenly as
+// they can; the others, whose kinds the sample cannot tell, fill in.
+func (f *board) nextPartition(v int, sm *sample) (partition, bool) {
+	if v+1 >= f.n-1 {
+		return partition{}, false // the last step makes no layer
+	}
+	keep := untouched(&f.shifts[v+1], f.slots)
+	st := &f.shifts[v]
+	var known []int // positions before the step, where it leaves them
+	for _, p := range untouched(st, f.slots) {
+		if q := int(st.next[p]); q >= 0 && slices.Contains(keep, q) {
+			known = append(known, p)
+		}
+	}
+	var pos []int
+	if sm != nil && len(sm.keys) > 0 && len(known) > 0 {
+		c, _ := chooseClasses(f, known, sm, 0, nil)
+		known = c.pos
+	}
+	for _, p := range known[:min(len(known), maxClassPositions)] {
+		pos = append(pos, int(st.next[p]))
+	}
+	for _, q := range keep {
+		if len(pos) < maxClassPositions && !slices.Contains(pos, q) {
+			pos = append(pos, q)
+		}
+	}
+	pt := partition{pos: pos}
+	if len(pos) == 0 || !f.validPartition(v+1, pt) {
+		return partition{}, false
+	}
+	return pt, true
+}
+
+// classBits returns the bits that tell the classes of pt.
+func (pt partition) classBits() uint { return uint(bits.Len(uint(pt.count() - 1))) }

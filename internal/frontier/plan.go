@@ -61,7 +61,7 @@ func (s *stepper) plan(share float64) ([]pass, error) {
 // them.
 func (s *stepper) startPasses(fresh bool) {
 	r := s.r
-	if fresh && s.classes.count() > 1 {
+	if fresh && s.classes.count() > 1 && s.next == nil {
 		s.out.parts = &classParts{partition: s.classes.partition.clone()}
 	}
 	cp := s.cur.parts
@@ -519,10 +519,21 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) (int, error
 				r.cfg.onNarrow(p, hi)
 			}
 		}
+		if multi && r.cfg.passMade != nil {
+			r.cfg.passMade()
+		}
+		if multi {
+			if _, err := s.giveBack(passes); err != nil {
+				return err
+			}
+		}
 		if len(passes) > 0 && multi && r.cfg.Checkpoint != "" {
 			if err := s.savePart(passes); err != nil {
 				return err
 			}
+		}
+		if err := s.punchHoles(); err != nil {
+			return err
 		}
 		if r.cfg.afterPass != nil {
 			r.cfg.afterPass(s.v, s.passes)

@@ -189,8 +189,9 @@ func TestCheckpointBetweenPasses(t *testing.T) {
 // TestStepPartKeepsGrouping checks that the passes left of a step stopped
 // between passes group the new states as the passes done did
 // (stepPart.Grouping), whatever the resumed count would choose: keys in
-// digits here, grouped by mix while the layers are compact, by demand
-// once they are raw, and by hash as counts grouped compact ones before.
+// digits here, grouped by the next step's classes while the layers are
+// compact, by demand once they are raw, by mix alone and by hash as
+// counts grouped compact ones before.
 // The step is one whose classes are split into ranges of groups, where a
 // pass left grouping otherwise misses states. For -tags exhaustive: the
 // board needs 40 s.
@@ -202,11 +203,11 @@ func TestStepPartKeepsGrouping(t *testing.T) {
 	base := Config{Rows: 9, Cols: 4, Mode: FreeEnds, Sweep: SweepNarrow, Across: true, Workers: 2, MemoryLimit: 1 << 30, noMirror: true}
 	want := wholeCount(t, base)
 	for _, tt := range []struct {
-		compact, hash bool
-		rule          groupingRule
-	}{{true, false, groupsByMix}, {false, false, groupsByDemand}, {true, true, groupsAsKeys}} {
+		compact, hash, own bool
+		rule               groupingRule
+	}{{true, false, false, groupsByNextClass}, {true, false, true, groupsByMix}, {false, false, false, groupsByDemand}, {true, true, false, groupsAsKeys}} {
 		cfg := base
-		cfg.passPart, cfg.compact, cfg.hashGroups = 0.05, tt.compact, tt.hash
+		cfg.passPart, cfg.compact, cfg.hashGroups, cfg.ownClasses = 0.05, tt.compact, tt.hash, tt.own
 		cfg.Checkpoint = filepath.Join(t.TempDir(), "count.ckpt")
 		const v = 22
 		m := stoppedBetweenPasses(t, cfg, v, 1)
@@ -214,9 +215,12 @@ func TestStepPartKeepsGrouping(t *testing.T) {
 			t.Fatalf("compact %v: the step under way is buffered %v, grouping %d; want buffered, grouping %d", tt.compact, m.Step.Buffered, m.Step.Grouping, tt.rule)
 		}
 		// Another rule, were the step made anew.
-		if tt.hash {
+		switch {
+		case tt.hash:
 			cfg.hashGroups = false
-		} else {
+		case tt.own:
+			cfg.ownClasses = false
+		default:
 			cfg.compact = !tt.compact
 		}
 		cfg.afterPass = nil
@@ -305,7 +309,9 @@ func TestStepPartRefused(t *testing.T) {
 // (stepPart.Reflections), finding the count either way.
 func TestStepPartOfAnotherReflectionRule(t *testing.T) {
 	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
-	cfg := Config{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow, Workers: 2, MemoryLimit: 1 << 30, passPart: 0.3}
+	// keepCur: a step that gave back part of its layer cannot be made
+	// again (TestGiveBackResumes).
+	cfg := Config{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow, Workers: 2, MemoryLimit: 1 << 30, passPart: 0.3, keepCur: true}
 	const v = 21 // the fourth square of a column: rows 1, 3, 4 and 2 added
 	want := wholeCount(t, Config{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow, Workers: 2, MemoryLimit: 1 << 30})
 	stopped := filepath.Join(t.TempDir(), "c")

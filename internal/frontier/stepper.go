@@ -97,6 +97,12 @@ type stepper struct {
 	// grouping is how a buffered step groups out's states: by demand
 	// where it can (groupingRule).
 	grouping groupingRule
+	// freed is the states of cur whose groups the passes done gave back
+	// (giveback.go), as a checkpoint records them.
+	freed int64
+	// next, for a step whose groups are by the classes of the next
+	// step's passes (groupsByNextClass), tells those classes.
+	next *classifier
 }
 
 // makeWorkers gives the step its workers and, with the layers on disk,
@@ -114,6 +120,18 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 	}
 	if part != nil {
 		s.grouping = groupingRule(part.Grouping) // as the passes done were grouped
+	}
+	s.next = nil
+	switch {
+	case part != nil && s.grouping == groupsByNextClass:
+		s.next = &classifier{f: r.f}
+		s.next.setPartition(part.parts.partition) // openPart checked it
+	case part == nil && s.grouping == groupsByMix && !r.cfg.ownClasses:
+		if pt, ok := r.f.nextPartition(v, s.sampled); ok && s.gbits >= pt.classBits() {
+			s.grouping = groupsByNextClass
+			s.next = &classifier{f: r.f}
+			s.next.setPartition(pt)
+		}
 	}
 	s.ws = make([]*worker, workers)
 	s.scratch = make([][]uint64, workers)
@@ -134,7 +152,7 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 					after = part.Passes
 				}
 				order := keyOrder{} // a buffered step's groups are by hash
-				if lean || s.grouping == groupsByMix {
+				if lean || s.grouping == groupsByMix || s.grouping == groupsByNextClass {
 					order.m = &r.f.mixer // a lean step's, by mix
 				}
 				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, compact, order, r.disk)
@@ -172,9 +190,11 @@ func (s *stepper) commit(shard bool) error {
 		r.shardAt, r.followed = v, int(s.followed.Load())
 	}
 	r.passes = max(r.passes, s.passes)
-	r.part = nil
+	r.part, r.unsaved = nil, false
 	s.out.n = int(s.states.Load())
-	s.out.parts = s.out.parts.moved(r.f, v)
+	if s.next == nil { // parts by the classes of this step's passes, as the next sees them
+		s.out.parts = s.out.parts.moved(r.f, v)
+	}
 	return nil
 }
 
@@ -238,6 +258,9 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 			case held&^classes == 0:
 				take = allClasses // all of them are: no state's class to tell
 			}
+		}
+		if gr.words == 0 {
+			return errGivenBack
 		}
 		entries := gr.entries
 		lo, hi := p.lo*stride, p.hi*stride
@@ -411,6 +434,7 @@ func (s *stepper) resume(part *stepPart) []pass {
 	s.classes.setPartition(part.partition())
 	s.passes = part.Passes
 	s.followed.Store(part.Followed)
+	s.freed = part.Freed
 	return passes
 }
 
@@ -420,7 +444,7 @@ func (s *stepper) savePart(left []pass) error {
 	r := s.r
 	part := &stepPart{Square: s.v, GroupBits: int(s.gbits), Buffered: s.ws[0].buffered != nil, Positions: s.classes.pos, Splits: recordSplits(s.classes.splits), Passes: s.passes,
 		Total: make([]uint64, r.k), Followed: s.followed.Load(), States: s.states.Load(), files: s.out.files,
-		Parts: s.out.parts.record(s.out.groups), Reflections: r.reflections(s.v), Grouping: int(s.grouping)}
+		Parts: s.out.parts.record(s.out.groups), Reflections: r.reflections(s.v), Grouping: int(s.grouping), Freed: s.freed}
 	for _, p := range left {
 		part.Left = append(part.Left, passRecord{Classes: p.classes, Lo: p.lo, Hi: p.hi, Share: p.share})
 	}
@@ -448,7 +472,7 @@ func (s *stepper) savePart(left []pass) error {
 	if err := r.saveCheckpoint(s.v-1, s.cur, s.total, part); err != nil {
 		return err
 	}
-	r.part = part
+	r.part, r.unsaved = part, false
 	return nil
 }
 
@@ -475,6 +499,8 @@ func (s *stepper) readRun(p piece, off, n int, entries []uint64, buf *[]byte, in
 	stride := s.r.k + 1
 	gr := s.cur.groups[p.g]
 	switch {
+	case gr.words == 0:
+		return nil, errGivenBack
 	case gr.file == nil:
 		return gr.entries[(p.lo+off)*stride : (p.lo+off+n)*stride], nil
 	case gr.blocks == nil: // raw: read only the states asked for
