@@ -180,8 +180,15 @@ func giveBackResumes(t *testing.T, base Config, rule groupingRule) {
 			}
 		})
 	}
+	// The forged checkpoints are copies of one stopped count's.
+	stopped, _ := stop(t, false)
+	forged := func(t *testing.T) (Config, *manifest) {
+		cfg := stopped
+		cfg.Checkpoint = copyCheckpoint(t, stopped.Checkpoint)
+		return cfg, readManifest(t, cfg.Checkpoint)
+	}
 	t.Run("made again", func(t *testing.T) {
-		cfg, m := stop(t, false)
+		cfg, m := forged(t)
 		m.Step.Reflections++
 		body, err := json.Marshal(m)
 		if err != nil {
@@ -195,7 +202,7 @@ func giveBackResumes(t *testing.T, base Config, rule groupingRule) {
 		}
 	})
 	t.Run("a hole past the file", func(t *testing.T) {
-		cfg, m := stop(t, false)
+		cfg, m := forged(t)
 		for i := range m.Files {
 			if len(m.Files[i].Holes) > 0 {
 				m.Files[i].Holes[0][1] = m.Files[i].Size + 1
