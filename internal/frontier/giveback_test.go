@@ -180,44 +180,40 @@ func giveBackResumes(t *testing.T, base Config, rule groupingRule) {
 			}
 		})
 	}
-	// The forged checkpoints are copies of one stopped count's.
+	// The forged checkpoints are copies of one stopped count's, with
+	// their checksums made good again: each must be refused.
 	stopped, _ := stop(t, false)
-	forged := func(t *testing.T) (Config, *manifest) {
-		cfg := stopped
-		cfg.Checkpoint = copyCheckpoint(t, stopped.Checkpoint)
-		return cfg, readManifest(t, cfg.Checkpoint)
-	}
-	t.Run("made again", func(t *testing.T) {
-		cfg, m := forged(t)
-		m.Step.Reflections++
-		body, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeManifest(t, cfg.Checkpoint, body)
-		if _, err := Count(context.Background(), cfg); !errors.Is(err, ErrCheckpoint) {
-			t.Fatalf("resumed with %v, want ErrCheckpoint", err)
-		} else {
-			t.Log(err)
-		}
-	})
-	t.Run("a hole past the file", func(t *testing.T) {
-		cfg, m := forged(t)
-		for i := range m.Files {
-			if len(m.Files[i].Holes) > 0 {
-				m.Files[i].Holes[0][1] = m.Files[i].Size + 1
-				break
+	for _, tt := range []struct {
+		name  string
+		forge func(m *manifest)
+	}{
+		{"made again", func(m *manifest) { m.Step.Reflections++ }},
+		{"a hole past the file", func(m *manifest) {
+			for i := range m.Files {
+				if len(m.Files[i].Holes) > 0 {
+					m.Files[i].Holes[0][1] = m.Files[i].Size + 1
+					return
+				}
 			}
-		}
-		body, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeManifest(t, cfg.Checkpoint, body)
-		if _, err := Count(context.Background(), cfg); !errors.Is(err, ErrCheckpoint) {
-			t.Fatalf("resumed with %v, want ErrCheckpoint", err)
-		}
-	})
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := stopped
+			cfg.Checkpoint = copyCheckpoint(t, stopped.Checkpoint)
+			m := readManifest(t, cfg.Checkpoint)
+			tt.forge(m)
+			body, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeManifest(t, cfg.Checkpoint, body)
+			if _, err := Count(context.Background(), cfg); !errors.Is(err, ErrCheckpoint) {
+				t.Fatalf("resumed with %v, want ErrCheckpoint", err)
+			} else {
+				t.Log(err)
+			}
+		})
+	}
 }
 
 // diskUsed returns the bytes the files of dir take on disk: holes take
