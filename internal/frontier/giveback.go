@@ -44,13 +44,14 @@ func (s *stepper) giveBack(left []pass) (int64, error) {
 	if r.cfg.keepCur || s.cur == nil || s.classes == nil || !s.cur.onDisk() || len(left) == 0 || !s.cannotOverflow() {
 		return 0, nil
 	}
+	var needed uint64 // the classes some pass left takes
+	for _, p := range left {
+		needed |= p.classes
+	}
 	var freed int64
 	done := map[int]bool{}
 	for g, gr := range s.cur.groups {
-		if gr.words == 0 || gr.file == nil || !gr.file.canPunch {
-			continue
-		}
-		if slices.ContainsFunc(left, func(p pass) bool { return s.reads(g, p.classes) }) {
+		if gr.words == 0 || gr.file == nil || !gr.file.canPunch || s.reads(g, needed) {
 			continue
 		}
 		off, n := gr.span()
