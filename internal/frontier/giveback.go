@@ -41,7 +41,7 @@ var errGivenBack = errors.New("frontier: a pass needs a group of the layer whose
 // holes.
 func (s *stepper) giveBack(left []pass) (int64, error) {
 	r, stride := s.r, s.r.k+1
-	if r.cfg.keepCur || s.cur == nil || s.classes == nil || !s.cur.onDisk() || len(left) == 0 || !s.cannotOverflow() {
+	if r.cfg.keepCur || s.cur == nil || s.classes == nil || !s.cur.onDisk() || len(left) == 0 || !s.mayGiveBack() {
 		return 0, nil
 	}
 	var needed uint64 // the classes some pass left takes
@@ -78,8 +78,9 @@ func (s *stepper) giveBack(left []pass) (int64, error) {
 	return freed, nil
 }
 
-// cannotOverflow reports whether no count the step makes can outgrow
-// its limbs. A count that does goes back to its last checkpoint and
+// mayGiveBack reports whether the step may give back groups of cur: no
+// count it makes can outgrow its limbs, and cur's files are of counts
+// of as many limbs. A count that does goes back to its last checkpoint and
 // makes the step again with wider counts, which a step that gave back
 // part of cur cannot. A new state's count is the sum of the counts of
 // the states that make it, each at most once and once more for its
@@ -89,11 +90,18 @@ func (s *stepper) giveBack(left []pass) (int64, error) {
 // at most b bits, so that sum is below 2^(b+bits(n)). Where that and
 // the totals so far are each below half of what the limbs hold, the
 // step cannot overflow them.
-func (s *stepper) cannotOverflow() bool {
+func (s *stepper) mayGiveBack() bool {
 	r := s.r
 	room := 64*r.k - 1
 	b := 0
 	for _, lf := range s.cur.files {
+		if lf.stride != r.k+1 {
+			// A layer of narrower counts, read widened after an
+			// overflow: no checkpoint can name it as it is once holes
+			// are punched (saveCheckpoint), and the one that names it
+			// must stay good.
+			return false
+		}
 		if lf.size == 0 {
 			continue
 		}

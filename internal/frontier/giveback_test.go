@@ -46,6 +46,35 @@ func TestCRCZeroed(t *testing.T) {
 	}
 }
 
+// TestMayGiveBack checks when a step may give back groups of its layer:
+// not where a count could outgrow its limbs, nor where the layer's files
+// hold narrower counts than the step's, read widened after an overflow.
+func TestMayGiveBack(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		k, stride int // the count's limbs, and a file's words a state
+		countBits int // of the file's largest count
+		states    int
+		total     []uint64
+		want      bool
+	}{
+		{"small counts", 1, 2, 20, 1 << 20, []uint64{5}, true},
+		{"at the bound", 1, 2, 63 - 2 - 21, 1 << 20, []uint64{5}, true},
+		{"past the bound", 1, 2, 64 - 2 - 21, 1 << 20, []uint64{5}, false},
+		{"totals past half", 1, 2, 20, 1 << 20, []uint64{1 << 63}, false},
+		{"two limbs", 2, 3, 90, 1 << 30, []uint64{5, 7}, true},
+		{"a file of narrower counts", 2, 2, 20, 1 << 20, []uint64{5, 0}, false},
+		{"a file of unknown counts", 1, 2, 0, 1 << 20, []uint64{5}, false},
+	} {
+		r := &counter{k: tt.k}
+		lf := &layerFile{stride: tt.stride, size: 100, countBits: tt.countBits}
+		s := &stepper{r: r, cur: &layer{n: tt.states, files: []*layerFile{lf}}, total: tt.total}
+		if got := s.mayGiveBack(); got != tt.want {
+			t.Errorf("%s: may give back %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 // punches reports whether the file system of dir punches holes, where
 // a step gives back the disk of its layer.
 func punches(t *testing.T, dir string) bool {
