@@ -105,6 +105,10 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 		os.Remove(f.Name())
 		return fmt.Errorf("frontier: checkpoint: %w", err)
 	}
+	r.held = -1
+	if part == nil {
+		r.held = v
+	}
 	if d, err := os.Open(filepath.Dir(r.cfg.Checkpoint)); err == nil {
 		d.Sync() // the rename, on disk
 		d.Close()

@@ -91,6 +91,9 @@ type Config struct {
 	// onGiveBack, when not nil, is called with the bytes of each group
 	// whose disk a step gives back.
 	onGiveBack func(bytes int64)
+	// onWiden, when not nil, is called when the step adding square v
+	// widens the counts to k limbs before it starts (widensFirst).
+	onWiden func(v, k int)
 	// skipPunch leaves the holes giveBack lists unpunched, as a count
 	// stopped after the checkpoint that lists them and before it punched
 	// them leaves them.

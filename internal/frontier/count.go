@@ -313,7 +313,7 @@ func (r *counter) snapshot(begin time.Time) Progress {
 // cycles; errOverflow if the counts need more than r.k limbs.
 func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	f, k := r.f, r.k
-	r.states, r.peak, r.shardAt, r.followed, r.part, r.unsaved = make([]int, 0, f.n), 0, -1, 0, nil, false
+	r.states, r.peak, r.shardAt, r.followed, r.part, r.unsaved, r.held = make([]int, 0, f.n), 0, -1, 0, nil, false, -1
 	r.byLength = make([][]uint64, f.l)
 	r.done.Store(0)
 	r.saved = time.Now()
@@ -460,6 +460,9 @@ func (r *counter) resume(ctx context.Context, cur *layer, total []uint64) (*laye
 		copy(total, m.Total)
 		copy(r.byLength, m.ByLength)
 		r.done.Store(int64(v0))
+		if m.Step == nil {
+			r.held = v0 - 1
+		}
 		r.last.Store(int64(cur.n))
 		if m.Limbs == k {
 			r.resumed = v0 // not the count's own going on after an overflow

@@ -74,7 +74,11 @@ type counter struct {
 	// that the last checkpoint still names: a checkpoint of the count as
 	// it stands would name that layer without them, while the last one
 	// is still good (giveBack punches no hole before one names it).
-	unsaved  bool
+	unsaved bool
+	// held is the square after which the last checkpoint holds the
+	// layer, with no step under way (-1: none): a step after it that
+	// widens the counts first goes back to it (widensFirst).
+	held     int
 	saved    time.Time     // when the last checkpoint was written
 	saving   time.Duration // how long it took
 	byLength [][]uint64    // AllLengths: the tours of each shorter board

@@ -121,6 +121,31 @@ func (s *stepper) mayGiveBack() bool {
 	return true
 }
 
+// widensFirst reports whether the count should widen its counts before
+// the step starts: where its layer is compact on disk, as the checkpoint
+// written after the last square holds it, and the step could give back
+// none of it only because its counts could outgrow their limbs. The
+// count goes back to that checkpoint with twice the limbs, as after an
+// overflow, so that from the step after (which reads the layer widened,
+// and gives back nothing of it) steps give their layers back: a count
+// that widened only when it overflowed held two whole layers at once in
+// every step until then, on 8 x 12 with free ends from about its fifth
+// column to its eighth. Compact layers only: they are what fills a disk,
+// and wider counts take more memory, and more passes, a state.
+func (s *stepper) widensFirst(part *stepPart) bool {
+	r := s.r
+	if part != nil || r.cfg.Checkpoint == "" || r.held != s.v-1 || s.final || !s.cur.onDisk() || len(s.cur.files) == 0 {
+		return false
+	}
+	for _, lf := range s.cur.files {
+		if lf.stride != r.k+1 || lf.size > 0 && lf.countBits == 0 {
+			return false // widened already, or of counts not known
+		}
+	}
+	compact := slices.ContainsFunc(s.cur.groups, func(g group) bool { return g.blocks != nil })
+	return compact && !s.mayGiveBack()
+}
+
 // punchHoles punches the holes of cur's files that giveBack listed: after
 // the checkpoint that lists them is written, if there is one. A file
 // system that cannot punch them (punchHole's error) keeps the bytes: the

@@ -75,6 +75,43 @@ func TestMayGiveBack(t *testing.T) {
 	}
 }
 
+// TestWidensFirst checks that a count whose compact layers could give
+// back no disk only because its counts could outgrow one limb widens them
+// from its last checkpoint before the step, goes on giving disk back,
+// and finds the counts of a count at once.
+func TestWidensFirst(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
+	cfg := Config{Rows: 3, Cols: 40, Mode: FreeEnds, Base11: true, compact: true, AllLengths: true, passPart: 0.4, noMirror: true,
+		Workers: 2, MemoryLimit: 1 << 30}
+	want := wholeCount(t, cfg)
+	cfg.Checkpoint = filepath.Join(t.TempDir(), "count.ckpt")
+	widened, gaveAfter := -1, int64(0)
+	cfg.onWiden = func(v, k int) {
+		if widened < 0 {
+			widened = v
+		}
+	}
+	cfg.onGiveBack = func(n int64) {
+		if widened >= 0 {
+			gaveAfter += n
+		}
+	}
+	got, err := Count(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff(countsOf(want), countsOf(got)); diff != "" {
+		t.Errorf("counts (-at once +widened first):\n%s", diff)
+	}
+	if widened < 0 {
+		t.Fatal("no step widened the counts first")
+	}
+	if punches(t, filepath.Dir(cfg.Checkpoint)) && gaveAfter == 0 {
+		t.Errorf("widened before square %d, and gave back no disk after", widened+1)
+	}
+	t.Logf("widened before square %d of %d; %d bytes given back after", widened+1, cfg.Rows*cfg.Cols, gaveAfter)
+}
+
 // punches reports whether the file system of dir punches holes, where
 // a step gives back the disk of its layer.
 func punches(t *testing.T, dir string) bool {

@@ -54,6 +54,12 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if part != nil && part.Square != v {
 		part = nil
 	}
+	if s.widensFirst(part) {
+		if r.cfg.onWiden != nil {
+			r.cfg.onWiden(v, 2*k)
+		}
+		return nil, errOverflow // from the checkpoint just written, with wider counts
+	}
 	s.pieces = cur.pieces(stride)
 	// A shard follows only its part of the states, from the first step
 	// with enough of them to split evenly (the same step in every shard,
