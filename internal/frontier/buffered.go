@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/euler1758/knightstour/internal/pool"
 )
@@ -33,6 +34,27 @@ func (s *stepper) buffered(part *stepPart) error {
 		// expanded (see memory.recycle).
 		bins.arena.sizeFor(s.cur.n * (k + 1))
 	}
+	s.classes = &classifier{f: r.f}
+	groups := 1 << s.gbits
+	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
+	if part != nil {
+		passes = s.resume(part)
+	} else if multi {
+		var err error
+		if passes, err = s.plan(s.share); err != nil {
+			return err
+		}
+	}
+	if s.next != nil && part == nil && slices.ContainsFunc(passes, func(p pass) bool { return p.lo != 0 || p.hi != groups }) {
+		// A class made in ranges of the next layer's groups: those are
+		// ranges of the next step's classes too, and a state of this
+		// step's class reaches only a few of them, so that the range of
+		// a pass could hold nearly all of its new states or none (on
+		// square 38 of 8 x 12 with free ends, the first of two ranges
+		// expanded 209 million states and kept none). Grouped by mix
+		// alone, the ranges share the states evenly.
+		s.grouping, s.next = groupsByMix, nil
+	}
 	// A group holds the states of a few demands, whatever it holds them
 	// in: the next step's memo of choices hits (see grouping). A compact
 	// group on disk is sorted by its key order all the same, which then
@@ -55,17 +77,6 @@ func (s *stepper) buffered(part *stepPart) error {
 			w.buffered.markKeys(uint(4*r.f.slots+2), s.gbits-bbits)
 		}
 		w.lean = nil
-	}
-	s.classes = &classifier{f: r.f}
-	groups := 1 << s.gbits
-	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
-	if part != nil {
-		passes = s.resume(part)
-	} else if multi {
-		var err error
-		if passes, err = s.plan(s.share); err != nil {
-			return err
-		}
 	}
 	if multi {
 		s.startPasses(part == nil)

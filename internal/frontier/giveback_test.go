@@ -360,3 +360,34 @@ func TestDiskPeak(t *testing.T) {
 		})
 	}
 }
+
+// TestRangesGroupByMix checks that a step whose passes make a class in
+// ranges of the next layer's groups groups its states by mix alone, not
+// by the next step's classes (whose groups a state of one class mostly
+// cannot reach), and that the count stopped there goes on to the counts
+// of a count at once.
+func TestRangesGroupByMix(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
+	cfg := Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, passPart: 0.05, compact: true, Base11: true, groupStates: 64, noSplits: true,
+		Workers: 2, MemoryLimit: 1 << 30, noMirror: true}
+	want := wholeCount(t, cfg)
+	cfg.Checkpoint = filepath.Join(t.TempDir(), "count.ckpt")
+	m := stoppedBetweenPasses(t, cfg, 20, 1)
+	ranges := 0
+	for _, p := range m.Step.Left {
+		if p.Lo != 0 || p.Hi != 1<<m.Step.GroupBits {
+			ranges++
+		}
+	}
+	if ranges == 0 || groupingRule(m.Step.Grouping) != groupsByMix {
+		t.Fatalf("a step with %d passes of ranges of groups left grouped by rule %d, want some, grouped by %d", ranges, m.Step.Grouping, groupsByMix)
+	}
+	cfg.afterPass = nil
+	got, err := Count(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff(countsOf(want), countsOf(got)); diff != "" {
+		t.Errorf("counts (-at once +resumed):\n%s", diff)
+	}
+}
