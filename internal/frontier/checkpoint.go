@@ -190,7 +190,7 @@ func (r *counter) readManifest() (*manifest, error) {
 	switch want := r.job(); {
 	case m.Format != checkpointFormat && m.Format != checkpointFormatHash && !raw:
 		return nil, bad("format %q, this counter writes %q", m.Format, checkpointFormat)
-	case m.Job != want && !r.unpairs(m.Job, want):
+	case m.Job != want && !r.resumesOlder(m.Job, want):
 		return nil, bad("it is of another count (%v), not of this one (%v)", m.Job, want)
 	case m.Limbs < 1 || m.Limbs&(m.Limbs-1) != 0 || m.Stride != m.Limbs+1:
 		return nil, bad("%d limbs a count, %d words a state", m.Limbs, m.Stride)
@@ -506,16 +506,22 @@ func (r *counter) removeOrphanLayers() {
 	}
 }
 
-// unpairs reports whether a checkpoint of the job old may be resumed by
-// this count, whose job is want, made from the start alone
-// (counter.unpair): a count from a start before pairs. It unpairs the
-// count if so.
-func (r *counter) unpairs(old, want job) bool {
-	want.Paired = false
+// resumesOlder reports whether a checkpoint of the job old may be resumed
+// by this count, whose job is want, made as a count before pairs or
+// halving was (counter.unpair, counter.unhalve), and makes the count so
+// if it may.
+func (r *counter) resumesOlder(old, want job) bool {
+	unpair, unhalve := want.Paired && !old.Paired, want.Halved && !old.Halved
+	want.Paired, want.Halved = want.Paired && !unpair, want.Halved && !unhalve
 	if old != want {
 		return false
 	}
-	r.unpair()
+	if unpair {
+		r.unpair()
+	}
+	if unhalve {
+		r.unhalve()
+	}
 	return true
 }
 
@@ -523,7 +529,7 @@ func (r *counter) job() job {
 	c := r.cfg
 	j := job{Rows: c.Rows, Cols: c.Cols, Mode: c.Mode.String(), AllLengths: c.AllLengths, Base11: c.Base11,
 		AllDemands: c.AllDemands, EarlyStart: c.EarlyStart, Shard: c.Shard, Shards: c.Shards, ByteOrder: nativeOrder(),
-		Nibbles: r.f.packed && !r.f.zInKey, Across: c.Across, Paired: r.paired}
+		Nibbles: r.f.packed && !r.f.zInKey, Across: c.Across, Paired: r.paired, Halved: r.halved()}
 	if c.Mode == FromStart {
 		j.StartRow, j.StartCol = c.StartRow, c.StartCol
 	}

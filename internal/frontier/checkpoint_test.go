@@ -217,7 +217,7 @@ func TestCheckpointKeepsPlan(t *testing.T) {
 		t.Fatalf("merge_high = %d after 24 buffered squares, want their merge buffers' most", m.MergeHigh)
 	}
 	load := func() (*manifest, *counter, error) {
-		r := &counter{cfg: cfg, f: mustBoard(t, cfg), mem: &memory{limit: cfg.MemoryLimit}, k: 1}
+		r := testCounter(t, cfg, 1)
 		r.arena = &arena{mem: r.mem}
 		defer r.arena.release()
 		man, l, err := r.loadCheckpoint(context.Background())
@@ -770,7 +770,7 @@ func TestCheckpointCheckedProgress(t *testing.T) {
 	if err := interrupted(t, cfg, 12); !errors.Is(err, context.Canceled) {
 		t.Fatalf("stopped with %v", err)
 	}
-	r := &counter{cfg: cfg, f: mustBoard(t, cfg), k: 1}
+	r := testCounter(t, cfg, 1)
 	m, cur, err := r.loadCheckpoint(context.Background())
 	if err != nil || m == nil {
 		t.Fatalf("loading the checkpoint: %v", err)
@@ -803,7 +803,7 @@ func TestCheckpointCheckedProgress(t *testing.T) {
 // and none once they are done, as after viability.
 func TestDemandsProgress(t *testing.T) {
 	cfg := Config{Rows: 5, Cols: 5, Mode: FromStart, Workers: 1, MemoryLimit: 1 << 30}
-	r := &counter{cfg: cfg, f: mustBoard(t, cfg), mem: &memory{limit: cfg.MemoryLimit}}
+	r := testCounter(t, cfg, 0)
 	r.demanded.Store(int64(r.f.n - 1))
 	if p := r.snapshot(time.Now()); p.Demands != 0.5 {
 		t.Errorf("half the demand passes done: progress says %v", p.Demands)
@@ -830,7 +830,7 @@ func stoppedAt(t *testing.T, cfg Config, stop int) (Config, *Result, *manifest, 
 	if err := interrupted(t, cfg, stop); !errors.Is(err, context.Canceled) {
 		t.Fatalf("stopped with %v", err)
 	}
-	r := &counter{cfg: cfg, f: mustBoard(t, cfg), k: 1}
+	r := testCounter(t, cfg, 1)
 	m, cur, err := r.loadCheckpoint(context.Background())
 	if err != nil || m == nil || m.Format != checkpointFormat {
 		t.Fatalf("loading the checkpoint: %v", err)
@@ -885,6 +885,15 @@ func resumedAt(t *testing.T, cfg Config, want *Result, stop int) {
 	}
 }
 
+// testCounter returns the counter a count of cfg would make, with k limbs
+// a count: to read its checkpoint as the count would.
+func testCounter(t testing.TB, cfg Config, k int) *counter {
+	t.Helper()
+	r := newCounter(mustBoard(t, cfg), cfg)
+	r.k = k
+	return r
+}
+
 func mustBoard(t testing.TB, cfg Config) *board {
 	t.Helper()
 	f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep, cfg.Across)
@@ -909,7 +918,7 @@ func TestResumeStops(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r := &counter{cfg: stopped, f: mustBoard(t, stopped), k: 1}
+	r := testCounter(t, stopped, 1)
 	if _, _, err := r.loadCheckpoint(ctx); !errors.Is(err, context.Canceled) || errors.Is(err, ErrCheckpoint) {
 		t.Errorf("checking the layers after a stop: %v, want context.Canceled and not ErrCheckpoint", err)
 	}

@@ -137,6 +137,9 @@ type Config struct {
 	// it and its reflection (counter.mirror), and counts from a start from
 	// it alone (counter.pair).
 	noMirror bool
+	// noDiagonal, for tests, counts every tour from a start on a diagonal
+	// of a square board, not half of them (diagonal.go).
+	noDiagonal bool
 	// onRead, when not nil, is called with the states of each piece of
 	// a layer that a pass reads from disk, on a worker: for tests that
 	// measure what the passes read. noProjection, for them, makes the

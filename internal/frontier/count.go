@@ -147,6 +147,7 @@ func newCounter(f *board, cfg Config) *counter {
 			r.pairStart()
 		}
 		r.startColour = f.colour(r.start)
+		r.halve()
 	}
 	return r
 }
@@ -393,6 +394,9 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			return nil, fmt.Errorf("%w: %v", errOddPairs, tours)
 		}
 		tours.Rsh(tours, 1)
+	}
+	if r.halved() {
+		tours.Lsh(tours, 1) // the tours of the other half (diagonal.go)
 	}
 	if r.cfg.Checkpoint != "" {
 		r.removeCheckpoint()

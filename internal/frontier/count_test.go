@@ -297,7 +297,7 @@ func TestEightWide(t *testing.T) {
 	if err := interrupted(t, cfg, len(want)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("stopped with %v", err)
 	}
-	r := &counter{cfg: cfg, f: mustBoard(t, cfg), k: 1}
+	r := testCounter(t, cfg, 1)
 	m, cur, err := r.loadCheckpoint(context.Background())
 	if err != nil || m == nil {
 		t.Fatalf("loading the checkpoint: %v", err)
@@ -404,7 +404,7 @@ func wholeCount(t *testing.T, cfg Config) *Result {
 	t.Helper()
 	c := Config{Rows: cfg.Rows, Cols: cfg.Cols, Mode: cfg.Mode, StartRow: cfg.StartRow, StartCol: cfg.StartCol,
 		AllLengths: cfg.AllLengths, AllDemands: cfg.AllDemands, Sweep: cfg.Sweep, EarlyStart: cfg.EarlyStart,
-		Shard: cfg.Shard, Shards: cfg.Shards, Workers: 2, MemoryLimit: 1 << 30, noMirror: cfg.noMirror, Across: cfg.Across}
+		Shard: cfg.Shard, Shards: cfg.Shards, Workers: 2, MemoryLimit: 1 << 30, noMirror: cfg.noMirror, noDiagonal: cfg.noDiagonal, Across: cfg.Across}
 	key := fmt.Sprintf("%+v", c)
 	if r, ok := wholeCounts.Load(key); ok {
 		return r.(*Result)

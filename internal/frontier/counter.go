@@ -41,10 +41,14 @@ type counter struct {
 	// key of 8 rows has room to tell.
 	paired       bool
 	pair, unfold int
-	cfg          Config
-	mem          *memory
-	arena        *arena   // the layers' groups, for one attempt
-	pool         *binPool // the buffered steps' bins, while the steps are buffered
+	// firstBarred, where the count is of half of the tours from the start
+	// (diagonal.go), are the moves the start may not take, and pairBarred
+	// those its pair may not; empty otherwise.
+	firstBarred, pairBarred moveSet
+	cfg                     Config
+	mem                     *memory
+	arena                   *arena   // the layers' groups, for one attempt
+	pool                    *binPool // the buffered steps' bins, while the steps are buffered
 	// mergeHigh is the most memory the merge buffers of a buffered step
 	// have taken in this count (see mergeRoom).
 	mergeHigh int64

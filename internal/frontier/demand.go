@@ -70,10 +70,14 @@ func (r *counter) demandStepAs(v int, d uint64, asStart bool, notEnd *[4]uint32,
 	} else {
 		two |= 1 << s
 	}
+	var barred moveSet
+	if asStart {
+		barred = r.barredAt(v)
+	}
 	var cand [4]uint32
 	nc := 0
-	for _, p := range st.back[:st.nback] {
-		if (one|two)>>p&1 != 0 {
+	for k, p := range st.back[:st.nback] {
+		if (one|two)>>p&1 != 0 && !barred.has(k) {
 			cand[nc] = 1 << p
 			nc++
 		}

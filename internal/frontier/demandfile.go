@@ -41,6 +41,9 @@ func (r *counter) demandsIdentity() string {
 	if r.paired {
 		id += " paired" // the demands of the tours from the start or its reflection
 	}
+	if r.halved() {
+		id += fmt.Sprintf(" barred first moves %#x %#x", r.firstBarred, r.pairBarred) // (diagonal.go)
+	}
 	return id + "\n"
 }
 

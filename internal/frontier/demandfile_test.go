@@ -47,7 +47,7 @@ func TestDemandsKept(t *testing.T) {
 			for _, lf := range cur.files {
 				lf.f.Close()
 			}
-			r := &counter{cfg: stopped, f: mustBoard(t, stopped), k: 1}
+			r := testCounter(t, stopped, 1)
 			vb := r.loadDemands(context.Background())
 			if vb == nil {
 				t.Fatalf("no demand filters kept beside the checkpoint")

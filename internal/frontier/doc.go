@@ -42,7 +42,8 @@
 //   - Plan: the classes of states and how they split (classes.go), the
 //     passes a step is cut into by them (passes.go), the count's settings and progress reports (config.go),
 //     and the checkpoint's manifest (manifest.go).
-//   - Step: the counter (counter.go); a worker expanding states
+//   - Step: the counter (counter.go) and the half of the tours it counts
+//     from a start on a diagonal (diagonal.go); a worker expanding states
 //     (worker.go, packed.go); the demand passes (demand.go), their sets
 //     (demandset.go) and their file (demandfile.go); one step's machinery
 //     (stepper.go) and checkpoints (checkpoint.go); the plan of passes

@@ -245,6 +245,11 @@ type job struct {
 	// Counts from a start before pairs did neither; a count resumes a
 	// checkpoint of one of those as one (counter.unpair).
 	Paired bool `json:"paired,omitempty"`
+	// Halved says that the count is of the tours from the start whose
+	// first move is in one half of its moves, and doubles its total
+	// (diagonal.go). Counts before halving counted every tour; a count
+	// resumes a checkpoint of one of those as one (counter.unhalve).
+	Halved bool `json:"halved,omitempty"`
 }
 
 // String describes the count as a user would.
@@ -259,7 +264,7 @@ func (j job) String() string {
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{j.AllLengths, "all lengths"}, {j.Base11, "base 11"}, {j.Nibbles, "keys of 16 nibbles"}, {j.AllDemands, "all demands"}, {j.EarlyStart, "early start"}, {j.Across, "across"}, {j.Paired, "start paired with its reflection"}} {
+	}{{j.AllLengths, "all lengths"}, {j.Base11, "base 11"}, {j.Nibbles, "keys of 16 nibbles"}, {j.AllDemands, "all demands"}, {j.EarlyStart, "early start"}, {j.Across, "across"}, {j.Paired, "start paired with its reflection"}, {j.Halved, "half the first moves"}} {
 		if f.on {
 			s += ", " + f.name
 		}

@@ -30,8 +30,8 @@ func (w *worker) expandPacked(key uint64, val []uint64) {
 	}
 	var cand [4]int8
 	nc := 0
-	for _, p := range st.back[:st.nback] {
-		if x.nib(int(p)) != slotDone {
+	for k, p := range st.back[:st.nback] {
+		if x.nib(int(p)) != slotDone && !w.barred.has(k) {
 			cand[nc] = p
 			nc++
 		}

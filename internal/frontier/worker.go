@@ -45,6 +45,10 @@ type worker struct {
 	st    *shift
 	v     int
 	final bool
+	// barred are the earlier neighbours the new square may not take an
+	// edge to: at the start's step, the moves that do not start the tours
+	// counted (diagonal.go).
+	barred moveSet
 	// cut, when not nil, sums the tours of the board cut after square v,
 	// the end of a column (WithAllLengths).
 	cut []uint64
@@ -207,8 +211,8 @@ func (w *worker) expandDecoded(d *decoded, val []uint64) {
 	}
 	var cand [4]int8
 	nc := 0
-	for _, p := range st.back[:st.nback] {
-		if a[p] != slotDone {
+	for k, p := range st.back[:st.nback] {
+		if a[p] != slotDone && !w.barred.has(k) {
 			cand[nc] = p
 			nc++
 		}
@@ -612,6 +616,9 @@ func (r *counter) newWorker(v int, shard bool, mix demandMix) *worker {
 		w.cut = make([]uint64, r.k)
 	}
 	w.notEnd = r.notEnd(&r.f.shifts[v])
+	if v == r.start {
+		w.barred = r.firstBarred
+	}
 	if w.zFull = r.firstZ(); r.mode == FromStart && v > r.start {
 		w.zFull++ // the start's piece leads to z too
 	}
