@@ -229,6 +229,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 	res.Tours, res.Undirected, res.ByLength = out.Tours, out.Undirected, out.ByLength
 	res.Work.States, res.Work.PeakStates, res.Work.PeakBytes, res.Work.Limbs = out.States, out.PeakStates, out.PeakBytes, out.Limbs
 	res.Work.Passes, res.Work.Narrowed, res.Work.Width, res.Work.DemandTime = out.Passes, out.Narrowed, out.Width, out.DemandTime
+	res.Work.Halved = out.Halved
 	if out.ShardAt >= 0 {
 		res.Work.PartedAt, res.Work.Followed = out.ShardAt, out.Followed
 	}
@@ -259,7 +260,7 @@ func MergeDP(parts ...*DPCount) (*DPCount, error) {
 	if first == nil {
 		return nil, fmt.Errorf("%w: a nil result", ErrMerge)
 	}
-	out := &DPCount{Rows: first.Rows, Cols: first.Cols, Start: first.Start, Kind: first.Kind, Work: Work{Sweep: first.Work.Sweep, Width: first.Work.Width},
+	out := &DPCount{Rows: first.Rows, Cols: first.Cols, Start: first.Start, Kind: first.Kind, Work: Work{Sweep: first.Work.Sweep, Width: first.Work.Width, Halved: first.Work.Halved},
 		Tours: new(big.Int), Undirected: new(big.Int), Shards: 1}
 	if len(first.ByLength) > 0 {
 		out.ByLength = make([]*big.Int, len(first.ByLength))
@@ -308,6 +309,8 @@ func (p *DPCount) partOf(first *DPCount) error {
 	switch {
 	case p.Rows != first.Rows || p.Cols != first.Cols || !sameStart || p.Kind != first.Kind || p.Work.Sweep != first.Work.Sweep || p.Work.Width != first.Work.Width:
 		return fmt.Errorf("shard %v counts another board, start, kind, sweep or width than shard %d/%d", label, first.Shard, first.Shards)
+	case p.Work.Halved != first.Work.Halved:
+		return fmt.Errorf("shard %v halved %v, shard %d/%d %v: the shards of a count that halves follow other states than those of one that does not", label, p.Work.Halved, first.Shard, first.Shards, first.Work.Halved)
 	case p.Tours == nil || p.Tours.Sign() < 0 || p.Undirected == nil || p.Undirected.Sign() < 0:
 		return fmt.Errorf("shard %v has no count, or a negative one", label)
 	case p.Work.Workers < 1 || p.Work.Elapsed < 0 || p.Work.Followed < 0:

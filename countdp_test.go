@@ -596,6 +596,32 @@ func TestCountDPAllLengths(t *testing.T) {
 	}
 }
 
+// TestCountDPHalves checks which counts say they halved (Work.Halved):
+// from a corner of a square board, as the board is given and turned, but
+// not with the start placed early or every length, nor on a board that is
+// not square, nor with free ends.
+func TestCountDPHalves(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		rows, cols int
+		opts       []CountDPOption
+		want       bool
+	}{
+		{"5x5 from the corner", 5, 5, nil, true},
+		{"5x5 from the opposite corner", 5, 5, []CountDPOption{WithStart(Coordinate{0, 4})}, true},
+		{"6x6 from the corner", 6, 6, nil, true},
+		{"5x5 from the centre", 5, 5, []CountDPOption{WithStart(Coordinate{2, 2})}, false},
+		{"5x5 from the corner, the start early", 5, 5, []CountDPOption{WithEarlyStart()}, false},
+		{"5x5 from the corner, every length", 5, 5, []CountDPOption{WithAllLengths()}, false},
+		{"5x6 from the corner", 5, 6, nil, false},
+		{"5x5 with free ends", 5, 5, []CountDPOption{WithFreeEnds()}, false},
+	} {
+		if got := mustCountDP(t, tt.rows, tt.cols, tt.opts...).Work.Halved; got != tt.want {
+			t.Errorf("%s: halved %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 // TestMergeDP checks that the shards of a frontier count add up to the
 // whole count, and that MergeDP refuses parts that are not the shards of
 // one count, each once and each what its label says.
@@ -622,6 +648,8 @@ func TestMergeDP(t *testing.T) {
 	forged.Work.Followed++
 	relabelled := *parts[1]
 	relabelled.Shard = 2
+	halved := *parts[1] // as a count from a corner of a square board would be
+	halved.Work.Halved = true
 	for name, bad := range map[string][]*DPCount{
 		"none":            nil,
 		"a shard missing": {parts[0], parts[1]},
@@ -629,6 +657,7 @@ func TestMergeDP(t *testing.T) {
 		"another board":   {parts[0], other, parts[2]},
 		"forged states":   {parts[0], &forged, parts[2]},
 		"relabelled":      {parts[0], &relabelled, parts[2]},
+		"one halved":      {parts[0], &halved, parts[2]},
 		"a nil part":      {parts[0], nil, parts[2]},
 	} {
 		if _, err := MergeDP(bad...); !errors.Is(err, ErrMerge) {

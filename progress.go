@@ -70,6 +70,13 @@ type Work struct {
 	// shorter side, or its longer with WithAcross. The states grow
 	// about tenfold or more with each square of width.
 	Width int
+	// Halved says that CountDP followed the tours from the start whose
+	// first move is one of half of the start's moves, and doubled them:
+	// turning a square board over a diagonal through the start maps
+	// those tours one to one onto the others. A count from a corner of a
+	// square board halves, but with WithEarlyStart or WithAllLengths, and
+	// follows fewer states than one that does not.
+	Halved bool
 	// DemandTime is the part of Elapsed that CountDP took before its
 	// first square, finding which demands of the frontier squares can
 	// still end in a tour (Progress.Demands), or reading them back from

@@ -53,7 +53,11 @@ type countResult struct {
 	Sweep string `json:"sweep,omitempty"`
 	// Width is the squares of each column a frontier count added: the
 	// board's shorter side, or its longer with -across.
-	Width  int   `json:"width,omitempty"`
+	Width int `json:"width,omitempty"`
+	// Halved says that a frontier count from a start on a diagonal of a
+	// square board followed the tours of half of the start's first moves
+	// and doubled them (Work.Halved).
+	Halved bool  `json:"halved,omitempty"`
 	States []int `json:"states,omitempty"`
 	// AllTasks is the tasks the whole enumeration was cut into: the tasks
 	// of its shards add up to it.
@@ -309,7 +313,7 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 	case err != nil:
 		return usageErrorIf(err, c)
 	}
-	res.Resumed, res.Width = dp.Work.Resumed, dp.Work.Width
+	res.Resumed, res.Width, res.Halved = dp.Work.Resumed, dp.Work.Width, dp.Work.Halved
 	res.Sweep = dp.Work.Sweep.String()
 	res.Passes, res.Narrowed = dp.Work.Passes, dp.Work.Narrowed
 	res.PartedAt, res.Followed = dp.Work.PartedAt, dp.Work.Followed

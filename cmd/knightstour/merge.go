@@ -32,7 +32,7 @@ func (r shardResult) identity() string {
 		if width == 0 && c.Method == "dp" {
 			width = min(c.Rows, c.Cols) // a result from before -across: along the board
 		}
-		return fmt.Sprintf("tours %dx%d from %s, order %s, closed %v, free ends %v, method %s, sweep %q, width %d", c.Rows, c.Cols, c.Start, c.Order, c.Closed, c.Free, c.Method, c.Sweep, width)
+		return fmt.Sprintf("tours %dx%d from %s, order %s, closed %v, free ends %v, method %s, sweep %q, width %d, halved %v", c.Rows, c.Cols, c.Start, c.Order, c.Closed, c.Free, c.Method, c.Sweep, width, c.Halved)
 	}
 	return fmt.Sprintf("queens n=%d by %s", r.queens.N, r.queens.Method)
 }
@@ -240,7 +240,7 @@ func mergeDP(out *countResult, counts []*countResult) error {
 		parts[i] = &knightstour.DPCount{Rows: c.Rows, Cols: c.Cols, Kind: kind, Shard: c.Shard, Shards: c.Shards,
 			Tours: c.Count, Undirected: c.Count, ByLength: c.ByLength, Work: knightstour.Work{
 				States: c.States, PeakStates: c.PeakStates, PeakBytes: c.PeakBytes, Workers: c.Workers,
-				PartedAt: c.PartedAt, Followed: c.Followed, Passes: c.Passes, Narrowed: c.Narrowed, Width: c.Width,
+				PartedAt: c.PartedAt, Followed: c.Followed, Passes: c.Passes, Narrowed: c.Narrowed, Width: c.Width, Halved: c.Halved,
 				Elapsed: time.Duration(c.ElapsedMS * float64(time.Millisecond)), DemandTime: time.Duration(c.DemandsMS * float64(time.Millisecond))}}
 	}
 	whole, err := knightstour.MergeDP(parts...)

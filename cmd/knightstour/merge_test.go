@@ -23,3 +23,16 @@ func TestIdentityWidth(t *testing.T) {
 		t.Errorf("along and across the same count, along and a result without width (-want +got):\n%s", diff)
 	}
 }
+
+// TestIdentityHalved checks that the result of a count that halved (a
+// start on a diagonal of a square board) is of another count than one
+// that did not, as an older binary's result of the same board is: their
+// shards follow other states.
+func TestIdentityHalved(t *testing.T) {
+	older := &countResult{Kind: "tours", Rows: 5, Cols: 5, Start: "{4,0}", Method: "dp", Sweep: "narrow", Width: 5}
+	halved := *older
+	halved.Halved = true
+	if a, b := (shardResult{tours: older}).identity(), (shardResult{tours: &halved}).identity(); a == b {
+		t.Error("a result that halved and one that did not are of one count")
+	}
+}

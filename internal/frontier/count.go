@@ -49,6 +49,10 @@ type Result struct {
 	// Width is the squares of each column the count added: the board's
 	// shorter side, or its longer with Config.Across.
 	Width int
+	// Halved says that the count followed the tours from the start whose
+	// first move is one of half of the start's moves, and doubled them:
+	// a start on a diagonal of a square board (diagonal.go).
+	Halved bool
 	// DemandTime is how long the count took, before its first square, to
 	// find the demands a tour can still meet, or to read them back from
 	// beside its checkpoint; 0 with Config.AllDemands.
@@ -267,6 +271,7 @@ func (r *counter) finish(res *Result, undirected *big.Int) {
 		}
 	}
 	res.Limbs = max(r.k, 1)
+	res.Halved = r.halved()
 	res.Undirected = undirected
 	res.Tours = new(big.Int).Set(undirected)
 	if mode == Closed || (mode == FreeEnds && f.n > 1) {
