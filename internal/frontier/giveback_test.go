@@ -180,9 +180,10 @@ func TestGiveBackResumes(t *testing.T) {
 	}
 	counts := []stopped{
 		// Groups of 64 states: enough of them for a group or more a class.
-		{"keys in digits", Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, passPart: 0.1, compact: true, Base11: true, groupStates: 64}, groupsByNextClass},
+		{"keys in digits", Config{Rows: 5, Cols: 6, Mode: FreeEnds, AllLengths: true, passPart: 0.1, compact: true, Base11: true, groupStates: 64}, groupsByNextClass},
 	}
 	if exhaustive {
+		counts = append(counts, stopped{"keys in digits, longer", Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, passPart: 0.1, compact: true, Base11: true, groupStates: 64}, groupsByNextClass})
 		// Groups by the classes of the passes that made them.
 		counts = append(counts, stopped{"packed keys", Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, passPart: 0.1, compact: true}, groupsAsKeys})
 	}
@@ -368,11 +369,15 @@ func TestDiskPeak(t *testing.T) {
 // of a count at once.
 func TestRangesGroupByMix(t *testing.T) {
 	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
-	cfg := Config{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, passPart: 0.05, compact: true, Base11: true, groupStates: 64, noSplits: true,
+	cfg := Config{Rows: 5, Cols: 6, Mode: FreeEnds, AllLengths: true, passPart: 0.1, compact: true, Base11: true, groupStates: 64, noSplits: true,
 		Workers: 2, MemoryLimit: 1 << 30, noMirror: true}
+	stop := 18
+	if exhaustive { // more passes, on a longer board
+		cfg.Cols, cfg.passPart, stop = 7, 0.05, 20
+	}
 	want := wholeCount(t, cfg)
 	cfg.Checkpoint = filepath.Join(t.TempDir(), "count.ckpt")
-	m := stoppedBetweenPasses(t, cfg, 20, 1)
+	m := stoppedBetweenPasses(t, cfg, stop, 1)
 	ranges := 0
 	for _, p := range m.Step.Left {
 		if p.Lo != 0 || p.Hi != 1<<m.Step.GroupBits {
