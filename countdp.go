@@ -142,8 +142,12 @@ type DPCount struct {
 // and drops every state whose demands it cannot: near the far end of the
 // board most states are such dead ends. It also starts from whichever
 // image of the start square under the board's symmetries comes latest in
-// its order, which leaves fewer states. WithAllLengths keeps the states
-// that can still finish the whole board or a shorter one.
+// its order, which leaves fewer states. From a start on a diagonal of a
+// square board, a corner among them, it counts the tours whose first
+// move is one of half of the start's moves and doubles them: turning the
+// board over the diagonal maps those one to one onto the others
+// (Work.Halved). WithAllLengths keeps the states that can still finish
+// the whole board or a shorter one.
 //
 // Without options it counts the open tours from the lower-left corner,
 // like NewSolver; WithStart picks another start, WithFreeEnds counts open
