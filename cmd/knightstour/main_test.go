@@ -477,6 +477,15 @@ func TestResumeShards(t *testing.T) {
 				{"unknown key", `"kind"`, `"kinds"`, "unknown key"},
 			},
 		},
+		{
+			// From the corner of a square board the count halves, which
+			// the result says and the rerun cannot know before it counts.
+			name: "tours that halve", args: []string{"count", "-quiet", "-method", "dp"}, count: "5x5",
+			whole: `"count":304,`,
+			bad: []badFile{
+				{"another board", `"cols":5`, `"cols":6`, "not shard 1/3"},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
