@@ -491,9 +491,9 @@ func BenchmarkCountInPasses(b *testing.B) {
 // from its guess, each dropped and made again as two where it passes the
 // limit.
 func TestCountPassesByMemory(t *testing.T) {
-	cfgs := []Config{{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, MemoryLimit: 4 << 20}}
+	cfgs := []Config{{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, Sweep: SweepNarrow, MemoryLimit: 3 << 20}}
 	if exhaustive {
-		cfgs = append(cfgs, Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, MemoryLimit: 5 << 20})
+		cfgs = append(cfgs, Config{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5, MemoryLimit: 4 << 20})
 	}
 	for _, cfg := range cfgs {
 		cfg.Workers = 2
