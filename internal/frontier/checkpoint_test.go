@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -289,10 +290,28 @@ func TestCheckpointWidens(t *testing.T) {
 		cfg.Checkpoint = filepath.Join(dir, "count.ckpt")
 		steps := 0
 		cfg.afterStep = func(int, int) { steps++ }
+		// Made again from the checkpoint, the count goes on from the
+		// squares it holds: its progress never shows square 0 again.
+		var mu sync.Mutex
+		most, backToZero := 0, 0
+		cfg.Every = time.Millisecond
+		cfg.Progress = func(p Progress) {
+			mu.Lock()
+			defer mu.Unlock()
+			if p.Squares == 0 && most > 0 {
+				backToZero++
+			}
+			most = max(most, p.Squares)
+		}
 		got, err := Count(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
+		mu.Lock()
+		if backToZero > 0 {
+			t.Errorf("%+v: progress showed square 0 %d times after square %d", cfg, backToZero, most)
+		}
+		mu.Unlock()
 		if diff := gocmp.Diff(want.Tours.String(), got.Tours.String()); diff != "" {
 			t.Errorf("%+v: widened count (-whole +widened):\n%s", cfg, diff)
 		}

@@ -321,7 +321,6 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	f, k := r.f, r.k
 	r.states, r.peak, r.shardAt, r.followed, r.part, r.unsaved, r.held = make([]int, 0, f.n), 0, -1, 0, nil, false, -1
 	r.byLength = make([][]uint64, f.l)
-	r.done.Store(0)
 	r.saved = time.Now()
 	r.mem.used.Store(r.vb.bytes()) // the demand filters stay from one attempt to the next
 	z := r.firstZ()
@@ -348,6 +347,11 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 			return nil, err
 		}
 	}
+	// Only now does progress show where this attempt starts: until the
+	// checkpoint is read, a count made again after an overflow shows the
+	// squares it had added, which the checkpoint holds, not square 0.
+	r.done.Store(int64(v0))
+	r.last.Store(int64(cur.n))
 	for v := v0; v < f.n; v++ {
 		next, err := r.step(ctx, v, cur, total)
 		if err != nil && !errors.Is(err, errOverflow) && r.cfg.Checkpoint != "" && v > 0 {
@@ -468,11 +472,9 @@ func (r *counter) resume(ctx context.Context, cur *layer, total []uint64) (*laye
 		r.planScale = scale(m.PlanScale)
 		copy(total, m.Total)
 		copy(r.byLength, m.ByLength)
-		r.done.Store(int64(v0))
 		if m.Step == nil {
 			r.held = v0 - 1
 		}
-		r.last.Store(int64(cur.n))
 		if m.Limbs == k {
 			r.resumed = v0 // not the count's own going on after an overflow
 		}
