@@ -298,7 +298,11 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 			limit = max(sysmem.Total()/2, 4<<30)
 		}
 		// The forecast knows the states of counts along the board.
-		if fc := forecastDP(rows, cols, kind, *f.allLengths, s.workers, limit); fc.long() && !*f.across {
+		// As the count decides: from a corner of a square board, one
+		// placed last among its neighbours, counting only whole tours.
+		corner := (s.start.Row == 0 || s.start.Row == rows-1) && (s.start.Col == 0 || s.start.Col == cols-1)
+		halves := kind == "from a square" && rows == cols && corner && !*f.early && !*f.allLengths
+		if fc := forecastDP(rows, cols, kind, *f.allLengths, halves, s.workers, limit); fc.long() && !*f.across {
 			progress.forecast = fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.workers, limit, *f.cpt != "", *f.spill != "", layerRoom(*f.cpt, *f.spill))
 		}
 		progress.checkpoint, progress.width = *f.cpt, res.Width

@@ -41,14 +41,14 @@ var peakStates = map[int][]float64{
 // are those of a 2-core AMD EPYC machine (BENCHMARKS.md and
 // docs/performance.md): 7x7 from the corner, 88 million states over its
 // squares in 5.2 to 8.4 s on 2 workers, and 8x8 from the corner at
-// -memory 18G, 10.8 billion in 31.7 minutes. A count writes its large
-// layers compact where raw ones would crowd the disk: each group sorted,
-// the differences and counts as Rice codes. As varints they took 4.9
-// bytes a state for 8x8 with free ends and 6.0 for 8x8 from the corner,
-// and Rice codes take about a seventh less; but counts grow by about 9
-// bits a column, and on 8x12 with free ends a layer in the middle columns
-// takes 7 to 8 bytes a state, so that the figure below is low for long
-// boards.
+// -memory 18G, 10.8 billion in 31.7 minutes, both before they halved
+// (halvedStates). A count writes its large layers compact where raw ones
+// would crowd the disk: each group sorted, the differences and counts as
+// Rice codes. As varints they took 4.9 bytes a state for 8x8 with free
+// ends and 6.0 for 8x8 from the corner, and Rice codes take about a
+// seventh less; but counts grow by about 9 bits a column, and on 8x12
+// with free ends a layer in the middle columns takes 7 to 8 bytes a
+// state, so that the figure below is low for long boards.
 const (
 	statesPerSecondInMemory = 5.5e6
 	statesPerSecondOnDisk   = 2.8e6
@@ -81,10 +81,20 @@ const (
 // segments beside other work; COUNTS.md.)
 const freeEndsOnDisk = 0.3
 
+// halvedStates is what a count from a corner of a square board keeps of
+// the states of one that does not halve: it follows only the tours of one
+// of each pair of first moves that mirror each other in the diagonal
+// (docs/counting.md, "Half the tours from a diagonal"), from the square
+// where the start is added. 8x8 from the corner: 9.25 billion states over
+// its squares against 10.76, at most 583 million against 685; 7x7: 0.78
+// and 0.76.
+const halvedStates = 0.85
+
 // forecastDP forecasts a frontier count of a rows x cols board, free
 // ends or closed as kind says, over all lengths if allLengths, on workers
-// goroutines, within memoryLimit bytes.
-func forecastDP(rows, cols int, kind string, allLengths bool, workers int, memoryLimit int64) forecast {
+// goroutines, within memoryLimit bytes; halves tells a count from a corner
+// of a square board that follows half the tours.
+func forecastDP(rows, cols int, kind string, allLengths, halves bool, workers int, memoryLimit int64) forecast {
 	w, l := min(rows, cols), max(rows, cols)
 	table, ok := peakStates[w]
 	if !ok {
@@ -104,6 +114,9 @@ func forecastDP(rows, cols int, kind string, allLengths bool, workers int, memor
 	}
 	if allLengths {
 		peak *= 2.3 // 7x9: 83 million against 36
+	}
+	if halves {
+		peak *= halvedStates
 	}
 	// Over its squares a count keeps about a quarter of its peak a square
 	// on a square board, nearly all of it on a long one.
