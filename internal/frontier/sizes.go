@@ -42,11 +42,14 @@ const wholeBuckets = 16
 // lean passes. By the narrow sweep the same squares, with a few percent
 // fewer states, were buffered in 6 and 3 passes and took 4 and 2 minutes,
 // and square 59 took 11 minutes in 10 buffered passes. Past a dozen the
-// buffered passes, each reading the whole layer, cost more than the lean
-// ones: 8x7 with free ends of every length at -memory 560M made squares
-// 41 and 42 lean in 7 passes each, in 24 and 32 s; buffered, with no
-// bound on the passes (a test build), they took 45 and 37 passes and 42
-// and 35 s.
+// buffered passes cost more than the lean ones, even though each reads
+// only the groups of its own classes: the finer classes of more passes
+// keep more states (a pass keeps a state's reflection in its place only
+// within its class), and each pass has its fixed costs. 8x7 with free
+// ends of every length at -memory 560M -spill DIR took 4 min 19 s, at
+// most 58.1 million states at once; with at most 64 buffered passes (a
+// test build), 6 min 36 s in up to 27 passes a square, at most 61.6
+// million.
 const maxBufferedPasses = 12
 
 // hugeWords is the size from which memory is mapped in huge pages where
