@@ -104,7 +104,7 @@ func TestSquareClock(t *testing.T) {
 // TestAdvice checks the line a long count prints first: where its layers
 // go to disk, the room there when it is too little, and what to give it.
 func TestAdvice(t *testing.T) {
-	f := forecastDP(9, 9, "from a square", false, true, 2, 13<<30)
+	f := forecastDP(9, 9, "from a square", false, false, 2, 13<<30)
 	for _, tt := range []struct {
 		name              string
 		checkpoint, spill bool
