@@ -27,6 +27,10 @@
 #                               # and 8x8 closed once) and in processor
 #                               # time (scripts/atonce.sh, 7x7, 4 rounds):
 #                               # about 20 more minutes
+#   AGAINST=b467975 ONLY=against scripts/bench.sh  # only that: rewrites
+#                               # the section "Against b467975" in place,
+#                               # naming its own machine and tree, and
+#                               # leaves the rest of the file as it was
 #
 # Run it on an otherwise idle machine: anything else running (even a pipe
 # into another program) takes a core from the parallel benchmarks.
@@ -42,6 +46,60 @@ tree=$(git rev-parse --short HEAD)
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
 	tree="$tree with changes not committed"
 fi
+cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
+mem=$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo unknown)
+
+# The frontier count by the binary of AGAINST and by this tree's: on the
+# clock (7x7 in rounds, 8x8 closed once) and in processor time.
+against_rounds=${AGAINST_ROUNDS:-6}
+time_against() {
+	echo "timing the frontier count against $AGAINST" >&2
+	against=$(ROUNDS=$against_rounds BOARDS=7x7 scripts/against.sh "$AGAINST")
+	against88=$(BOARDS="-closed 8x8" scripts/against.sh "$AGAINST")
+	atonce=$(ROUNDS=4 scripts/atonce.sh "$AGAINST")
+}
+# against_section prints the section of those timings; given "alone", it
+# names the machine and tree it was timed on, which the file's top names
+# for the rest.
+against_section() {
+	echo "## Against $AGAINST"
+	echo
+	if [ "${1:-}" = alone ]; then
+		echo "Rewritten alone by \`AGAINST=$AGAINST ONLY=against scripts/bench.sh\` on $(date -u +%Y-%m-%d) at $tree, on $cpu, $(nproc) cores, $mem; the rest of this file is from the run named at its top."
+		echo
+	fi
+	echo "The frontier count by the binary of $AGAINST and by this one, the measure of the step made faster; the goals are 7x7 from the corner in at most 0.5 of $AGAINST's time and 8x8 closed in at most 0.4. Closed tours and free ends keep a state and its reflection as one wherever the rows added of a column are their own reflection (docs/counting.md, \"A state and its reflection\"), and so do counts from a start on odd widths until the start's column, counting the tours from the start and its reflection together, and counts from the corner of a square board follow the tours of half its first moves (docs/counting.md, \"Half the tours from a diagonal\"): \"states a second\" counts each binary's own states."
+	echo
+	echo "On the clock, 2 workers each, one binary after the other (\`ROUNDS=$against_rounds BOARDS=7x7 scripts/against.sh $AGAINST\`, then \`BOARDS=\"-closed 8x8\" scripts/against.sh $AGAINST\`). Runs of one binary differ by up to a third on a shared virtual machine, so 7x7 is timed in rounds and read by its median:"
+	echo
+	echo "$against"
+	echo
+	echo "8x8 closed, once:"
+	echo
+	echo "$against88"
+	echo
+	echo "In processor time, one worker each, the two binaries at once on their own cores, swapped each round (\`ROUNDS=4 scripts/atonce.sh $AGAINST\`, 7x7 from the corner): both see the same machine, where runs one after the other may not."
+	echo
+	echo "$atonce"
+	echo
+}
+if [ "${ONLY:-}" = against ]; then
+	: "${AGAINST:?ONLY=against needs AGAINST=COMMIT}"
+	grep -q "^## Against $AGAINST\$" BENCHMARKS.md || { echo "BENCHMARKS.md has no section \"Against $AGAINST\" to rewrite: run bench.sh whole" >&2; exit 1; }
+	time_against
+	section=$(mktemp)
+	against_section alone > "$section"
+	# The section runs to the next heading of its level.
+	awk -v head="## Against $AGAINST" -v file="$section" '
+		$0 == head { while ((getline line < file) > 0) print line; skip = 1; next }
+		skip && /^## / { skip = 0 }
+		!skip' BENCHMARKS.md > BENCHMARKS.md.new
+	mv BENCHMARKS.md.new BENCHMARKS.md
+	rm "$section"
+	echo "rewrote the section \"Against $AGAINST\" of BENCHMARKS.md" >&2
+	exit 0
+fi
+
 BENCHSTAT=${BENCHSTAT:-v0.0.0-20260908200009-22c9c6c9d4da}
 raw=bench/latest.txt
 mkdir -p bench
@@ -114,12 +172,8 @@ else
 fi
 
 against="" against88="" atonce=""
-against_rounds=${AGAINST_ROUNDS:-6}
 if [ -n "${AGAINST:-}" ]; then
-	echo "timing the frontier count against $AGAINST" >&2
-	against=$(ROUNDS=$against_rounds BOARDS=7x7 scripts/against.sh "$AGAINST")
-	against88=$(BOARDS="-closed 8x8" scripts/against.sh "$AGAINST")
-	atonce=$(ROUNDS=4 scripts/atonce.sh "$AGAINST")
+	time_against
 fi
 
 # The frontier's benchmarks by an older commit and by this tree, in turn:
@@ -149,15 +203,13 @@ median() {
 }
 ms() { awk -v ns="$(median "$1" ns/op)" 'BEGIN { printf "%.2f ms", ns / 1e6 }'; }
 
-cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
-mem=$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo unknown)
 speedup=$(awk -v a="$(median Count5x8Seq ns/op)" -v b="$(median Count5x8Par2 ns/op)" 'BEGIN { printf "%.2fx", a / b }')
 seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / ns }')
 
 {
 	echo "# Benchmarks"
 	echo
-	echo "Written by \`scripts/bench.sh\` on $(date -u +%Y-%m-%d) at $tree; rerun it to refresh this file, which it writes whole. The measurements behind the frontier step's design are in [docs/performance.md](docs/performance.md)."
+	echo "Written by \`scripts/bench.sh\` on $(date -u +%Y-%m-%d) at $tree; rerun it to refresh this file, which it writes whole (with \`ONLY=against\`, only the section \"Against\", which then names its own machine). The measurements behind the frontier step's design are in [docs/performance.md](docs/performance.md)."
 	echo
 	echo "- Machine: $cpu, $(nproc) cores, $mem"
 	echo "- Go: $(go version | awk '{ print $3, $4 }')"
@@ -246,22 +298,7 @@ seed=$(awk -v ns="$(median Find4x7Seq ns/op)" 'BEGIN { printf "%.0fx", 1010e6 / 
 	echo "| a state read back from a layer on disk (\`DecodeBlock/rice\`; varints: $(median DecodeBlock/varints ns/state)) | $(median DecodeBlock/rice ns/state) |"
 	echo
 	if [ -n "$against" ]; then
-		echo "## Against $AGAINST"
-		echo
-		echo "The frontier count by the binary of $AGAINST and by this one, the measure of the step made faster; the goals are 7x7 from the corner in at most 0.5 of $AGAINST's time and 8x8 closed in at most 0.4. Closed tours and free ends keep a state and its reflection as one wherever the rows added of a column are their own reflection (docs/counting.md, \"A state and its reflection\"), and so do counts from a start on odd widths until the start's column, counting the tours from the start and its reflection together: \"states a second\" counts each binary's own states."
-		echo
-		echo "On the clock, 2 workers each, one binary after the other (\`ROUNDS=$against_rounds BOARDS=7x7 scripts/against.sh $AGAINST\`, then \`BOARDS=\"-closed 8x8\" scripts/against.sh $AGAINST\`). Runs of one binary differ by up to a third on a shared virtual machine, so 7x7 is timed in rounds and read by its median:"
-		echo
-		echo "$against"
-		echo
-		echo "8x8 closed, once:"
-		echo
-		echo "$against88"
-		echo
-		echo "In processor time, one worker each, the two binaries at once on their own cores, swapped each round (\`ROUNDS=4 scripts/atonce.sh $AGAINST\`, 7x7 from the corner): both see the same machine, where runs one after the other may not."
-		echo
-		echo "$atonce"
-		echo
+		against_section
 	fi
 	if [ -n "$before" ]; then
 		echo "## Before and after $BEFORE"
