@@ -258,12 +258,12 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress *progressLine, stderr io.Writer, res *countResult) error {
 	rows, cols := s.rows, s.cols
 	opts := []knightstour.CountDPOption{knightstour.WithWorkers(s.workers)}
-	kind := "from a square"
+	job := dpJob{rows: rows, cols: cols, tours: fromStart, allLengths: *f.allLengths}
 	switch {
 	case *f.free:
-		opts, kind = append(opts, knightstour.WithFreeEnds()), "free"
+		opts, job.tours = append(opts, knightstour.WithFreeEnds()), freeEnds
 	case s.kind == knightstour.Closed:
-		opts, kind = append(opts, knightstour.WithClosed()), "closed"
+		opts, job.tours = append(opts, knightstour.WithClosed()), closedTours
 	default:
 		opts = append(opts, knightstour.WithStart(s.start))
 	}
@@ -301,8 +301,8 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 		// As the count decides: from a corner of a square board, one
 		// placed last among its neighbours, counting only whole tours.
 		corner := (s.start.Row == 0 || s.start.Row == rows-1) && (s.start.Col == 0 || s.start.Col == cols-1)
-		halves := kind == "from a square" && rows == cols && corner && !*f.early && !*f.allLengths
-		if fc := forecastDP(rows, cols, kind, *f.allLengths, halves, s.workers, limit); fc.long() && !*f.across {
+		job.halves = job.tours == fromStart && rows == cols && corner && !*f.early && !*f.allLengths
+		if fc := forecastDP(job, s.workers, limit); fc.long() && !*f.across {
 			progress.forecast = fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.workers, limit, *f.cpt != "", *f.spill != "", layerRoom(*f.cpt, *f.spill))
 		}
 		progress.checkpoint, progress.width = *f.cpt, res.Width

@@ -81,6 +81,36 @@ const (
 // segments beside other work; COUNTS.md.)
 const freeEndsOnDisk = 0.3
 
+// A dpJob is a frontier count as its forecast sees it: the board, what it
+// counts, and the two choices that change how many states it keeps.
+type dpJob struct {
+	rows, cols int
+	tours      tourKind
+	allLengths bool // every length up to the board's (-all-lengths)
+	halves     bool // from a corner of a square board: half the tours (halvedStates)
+}
+
+// A tourKind is what a frontier count counts.
+type tourKind int
+
+const (
+	fromStart   tourKind = iota // open tours from one square
+	freeEnds                    // open tours from every square (-free)
+	closedTours                 // closed tours (-closed)
+)
+
+// String names the kind as a user would: "closed", "with free ends".
+func (k tourKind) String() string {
+	switch k {
+	case freeEnds:
+		return "with free ends"
+	case closedTours:
+		return "closed"
+	default:
+		return "from a square"
+	}
+}
+
 // halvedStates is what a count from a corner of a square board keeps of
 // the states of one that does not halve: it follows only the tours of one
 // of each pair of first moves that mirror each other in the diagonal
@@ -90,12 +120,10 @@ const freeEndsOnDisk = 0.3
 // and 0.76.
 const halvedStates = 0.85
 
-// forecastDP forecasts a frontier count of a rows x cols board, free
-// ends or closed as kind says, over all lengths if allLengths, on workers
-// goroutines, within memoryLimit bytes; halves tells a count from a corner
-// of a square board that follows half the tours.
-func forecastDP(rows, cols int, kind string, allLengths, halves bool, workers int, memoryLimit int64) forecast {
-	w, l := min(rows, cols), max(rows, cols)
+// forecastDP forecasts the frontier count job on workers goroutines,
+// within memoryLimit bytes.
+func forecastDP(job dpJob, workers int, memoryLimit int64) forecast {
+	w, l := min(job.rows, job.cols), max(job.rows, job.cols)
 	table, ok := peakStates[w]
 	if !ok {
 		return forecast{}
@@ -106,16 +134,16 @@ func forecastDP(rows, cols int, kind string, allLengths, halves bool, workers in
 	// 0.55 of the peak (7x8 closed 1.76 million against 3.45, 8x8 closed
 	// 58 against 100) and half the states over a count.
 	const reflected = 0.55
-	switch kind {
-	case "free":
+	switch job.tours {
+	case freeEnds:
 		peak *= 2.1 * reflected // 7x7: 2.0, with more of the board's squares as ends
-	case "closed":
+	case closedTours:
 		peak *= 0.15 * reflected // 8x8: 100 million against 685 from the corner
 	}
-	if allLengths {
+	if job.allLengths {
 		peak *= 2.3 // 7x9: 83 million against 36
 	}
-	if halves {
+	if job.halves {
 		peak *= halvedStates
 	}
 	// Over its squares a count keeps about a quarter of its peak a square
@@ -129,9 +157,9 @@ func forecastDP(rows, cols int, kind string, allLengths, halves bool, workers in
 		rate, digits = statesPerSecondOnDisk*float64(workers), digitsOnDisk
 	}
 	switch {
-	case w == 8 && kind == "free" && f.onDisk:
+	case w == 8 && job.tours == freeEnds && f.onDisk:
 		rate *= freeEndsOnDisk
-	case w == 9 || w == 8 && kind == "free":
+	case w == 9 || w == 8 && job.tours == freeEnds:
 		rate *= digits
 	}
 	f.time = time.Duration(total / rate * float64(time.Second))

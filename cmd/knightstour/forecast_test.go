@@ -13,42 +13,39 @@ import (
 // within half and double, and the long ones told apart from the short.
 func TestForecast(t *testing.T) {
 	tests := []struct {
-		rows, cols int
-		kind       string
-		allLengths bool
-		halves     bool    // from the corner of a square board
-		peak       float64 // measured (count -method dp -json)
-		long       bool
+		job  dpJob
+		peak float64 // measured (count -method dp -json)
+		long bool
 	}{
-		{6, 6, "from a square", false, true, 75239, false},
-		{7, 7, "from a square", false, true, 7182014, false},
-		{8, 8, "from a square", false, true, 583181754, true},
-		{8, 8, "closed", false, false, 72447422, false}, // a state and its reflection as one: under 2 minutes at 5 million states a second a worker
-		{8, 12, "from a square", false, false, 1178895125, true},
-		{8, 8, "free", true, false, 2029645532, true},     // the most after 45 of 64 squares
-		{3, 100, "from a square", false, false, 0, false}, // too narrow to bother
-		{9, 9, "from a square", false, true, 0, true},     // not counted: days on disk
+		{dpJob{rows: 6, cols: 6, halves: true}, 75239, false},
+		{dpJob{rows: 7, cols: 7, halves: true}, 7182014, false},
+		{dpJob{rows: 8, cols: 8, halves: true}, 583181754, true},
+		{dpJob{rows: 8, cols: 8, tours: closedTours}, 72447422, false}, // a state and its reflection as one: under 2 minutes at 5 million states a second a worker
+		{dpJob{rows: 8, cols: 12}, 1178895125, true},
+		{dpJob{rows: 8, cols: 8, tours: freeEnds, allLengths: true}, 2029645532, true}, // the most after 45 of 64 squares
+		{dpJob{rows: 3, cols: 100}, 0, false},                                          // too narrow to bother
+		{dpJob{rows: 9, cols: 9, halves: true}, 0, true},                               // not counted: days on disk
 	}
 	for _, tt := range tests {
-		f := forecastDP(tt.rows, tt.cols, tt.kind, tt.allLengths, tt.halves, 2, 17<<30)
+		f := forecastDP(tt.job, 2, 17<<30)
 		if tt.peak > 0 && (f.peak < tt.peak/2 || f.peak > 2*tt.peak) {
-			t.Errorf("%dx%d %s: forecast peak %.3g, measured %.3g", tt.rows, tt.cols, tt.kind, f.peak, tt.peak)
+			t.Errorf("%dx%d %v: forecast peak %.3g, measured %.3g", tt.job.rows, tt.job.cols, tt.job.tours, f.peak, tt.peak)
 		}
 		if f.long() != tt.long {
-			t.Errorf("%dx%d %s: long %v (%v), want %v", tt.rows, tt.cols, tt.kind, f.long(), f.time, tt.long)
+			t.Errorf("%dx%d %v: long %v (%v), want %v", tt.job.rows, tt.job.cols, tt.job.tours, f.long(), f.time, tt.long)
 		}
 	}
-	if f := forecastDP(9, 9, "from a square", false, true, 2, 17<<30); !f.onDisk || f.time < 2*24*time.Hour {
+	if f := forecastDP(dpJob{rows: 9, cols: 9, halves: true}, 2, 17<<30); !f.onDisk || f.time < 2*24*time.Hour {
 		t.Errorf("9x9 on 2 workers in 17 GiB: on disk %v, %v; want on disk, days", f.onDisk, f.time)
 	}
 	// 8x8 with free ends, every length, took 8 h 50 min on 2 workers at
 	// -memory 18G (COUNTS.md), its layers on disk.
-	if f := forecastDP(8, 8, "free", true, false, 2, 18<<30); !f.onDisk || f.time < 4*time.Hour || f.time > 18*time.Hour {
+	if f := forecastDP(dpJob{rows: 8, cols: 8, tours: freeEnds, allLengths: true}, 2, 18<<30); !f.onDisk || f.time < 4*time.Hour || f.time > 18*time.Hour {
 		t.Errorf("8x8 with free ends, every length, on 2 workers in 18 GiB: on disk %v, %v; want on disk, 4 to 18 h", f.onDisk, f.time)
 	}
 	// 8x8 from the corner took 31 min 41 s on 2 workers at -memory 18G
 	// before it halved (docs/performance.md), its layers on disk.
-	if f := forecastDP(8, 8, "from a square", false, true, 2, 18<<30); !f.onDisk || f.time < 16*time.Minute || f.time > 64*time.Minute {
+	if f := forecastDP(dpJob{rows: 8, cols: 8, halves: true}, 2, 18<<30); !f.onDisk || f.time < 16*time.Minute || f.time > 64*time.Minute {
 		t.Errorf("8x8 from the corner on 2 workers in 18 GiB: on disk %v, %v; want on disk, 16 to 64 min", f.onDisk, f.time)
 	}
 }
@@ -104,7 +101,7 @@ func TestSquareClock(t *testing.T) {
 // TestAdvice checks the line a long count prints first: where its layers
 // go to disk, the room there when it is too little, and what to give it.
 func TestAdvice(t *testing.T) {
-	f := forecastDP(9, 9, "from a square", false, false, 2, 13<<30)
+	f := forecastDP(dpJob{rows: 9, cols: 9}, 2, 13<<30)
 	for _, tt := range []struct {
 		name              string
 		checkpoint, spill bool
