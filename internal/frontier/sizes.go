@@ -42,10 +42,12 @@ const wholeBuckets = 16
 // lean passes. By the narrow sweep the same squares, with a few percent
 // fewer states, were buffered in 6 and 3 passes and took 4 and 2 minutes,
 // and square 59 took 11 minutes in 10 buffered passes. Past a dozen the
-// buffered passes cost more than the lean ones, even though each reads
-// only the groups of its own classes: the finer classes of more passes
-// keep more states (a pass keeps a state's reflection in its place only
-// within its class), and each pass has its fixed costs. 8x7 with free
+// buffered passes cost more than the lean ones: the finer classes of more
+// passes keep more states (a pass keeps a state's reflection in its place
+// only within its class), a pass reads only the groups of its classes
+// only where the step before was made by classes that allow it (on 8
+// rows many steps share no squares with the one before, and their passes
+// read the whole layer), and each pass has its fixed costs. 8x7 with free
 // ends of every length at -memory 560M -spill DIR took 4 min 19 s, at
 // most 58.1 million states at once; with at most 64 buffered passes (a
 // test build), 6 min 36 s in up to 27 passes a square, at most 61.6
