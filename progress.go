@@ -113,6 +113,11 @@ type Progress struct {
 	// done in it, from the first report on (which comes at once); 0 for a
 	// count started afresh.
 	Resumes int
+	// Halved says, for CountDP from the first report on, that the count
+	// follows the tours of half of the start's first moves and doubles
+	// them (Work.Halved), as it does from a corner of a square board: it
+	// keeps fewer states than a forecast of every tour would expect.
+	Halved bool
 	// DiskFree is, for CountDP with its states on disk (WithSpill,
 	// WithCheckpoint), the bytes free on their file system when last
 	// looked at, every 256 MiB written: the count stops with ErrDiskFull

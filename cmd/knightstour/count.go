@@ -297,13 +297,16 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 		if limit == 0 {
 			limit = max(sysmem.Total()/2, 4<<30)
 		}
-		// The forecast knows the states of counts along the board.
-		// As the count decides: from a corner of a square board, one
-		// placed last among its neighbours, counting only whole tours.
-		corner := (s.start.Row == 0 || s.start.Row == rows-1) && (s.start.Col == 0 || s.start.Col == cols-1)
-		job.halves = job.tours == fromStart && rows == cols && corner && !*f.early && !*f.allLengths
-		if fc := forecastDP(job, s.workers, limit); fc.long() && !*f.across {
-			progress.forecast = fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.workers, limit, *f.cpt != "", *f.spill != "", layerRoom(*f.cpt, *f.spill))
+		// Whether the count halves its states is the engine's to say:
+		// the forecast waits for its first report.
+		if !*f.across {
+			progress.forecast = func(halved bool) string {
+				job.halves = halved
+				if fc := forecastDP(job, s.workers, limit); fc.long() {
+					return fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.workers, limit, *f.cpt != "", *f.spill != "", layerRoom(*f.cpt, *f.spill))
+				}
+				return ""
+			}
 		}
 		progress.checkpoint, progress.width = *f.cpt, res.Width
 		opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))

@@ -87,7 +87,7 @@ type dpJob struct {
 	rows, cols int
 	tours      tourKind
 	allLengths bool // every length up to the board's (-all-lengths)
-	halves     bool // from a corner of a square board: half the tours (halvedStates)
+	halves     bool // half the tours, as the count says it follows (Progress.Halved, halvedStates)
 }
 
 // A tourKind is what a frontier count counts.

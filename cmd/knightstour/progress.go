@@ -24,10 +24,11 @@ type progressLine struct {
 	// that says, at once, that the count resumes from it.
 	checkpoint string
 	resumeSaid bool
-	// forecast is said before the first progress line of a frontier
-	// count: once the count has begun, and so taken its options, rather
-	// than hours of forecast ahead of an error about a flag.
-	forecast string
+	// forecast makes what is said before the first progress line of a
+	// frontier count, if anything: once the count has begun, and so
+	// taken its options, rather than hours of forecast ahead of an error
+	// about a flag, and once it has said whether it halves its states.
+	forecast func(halved bool) string
 	// width and squares tell a frontier count's time left (squareClock).
 	width   int
 	squares squareClock
@@ -96,9 +97,11 @@ func (p *progressLine) show(pr knightstour.Progress) {
 // showSteps shows the progress of a frontier count: squares added, the
 // states after the last, and how far the next square is.
 func (p *progressLine) showSteps(pr knightstour.Progress) {
-	if p.forecast != "" {
-		p.say(p.forecast)
-		p.forecast = ""
+	if p.forecast != nil {
+		if s := p.forecast(pr.Halved); s != "" {
+			p.say(s)
+		}
+		p.forecast = nil
 	}
 	if pr.Resumes > 0 && !p.resumeSaid {
 		p.resumeSaid = true

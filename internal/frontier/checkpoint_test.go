@@ -839,6 +839,30 @@ func TestDemandsProgress(t *testing.T) {
 	}
 }
 
+// TestPassProgress checks the share of a pass that progress reports as
+// the next pass begins: none, not the share of the pass before.
+func TestPassProgress(t *testing.T) {
+	cfg := Config{Rows: 5, Cols: 5, Mode: FromStart, Workers: 1, MemoryLimit: 1 << 30}
+	r := testCounter(t, cfg, 0)
+	r.beginPass(4, 5)
+	r.pieces.Store(8)
+	r.expanded.Store(8) // pass 4 done
+	type view struct {
+		Pass, Passes int
+		Expanded     float64
+	}
+	var got []view
+	p := r.snapshot(time.Now())
+	got = append(got, view{p.Pass, p.Passes, p.Expanded})
+	r.beginPass(5, 5)
+	p = r.snapshot(time.Now())
+	got = append(got, view{p.Pass, p.Passes, p.Expanded})
+	want := []view{{4, 5, 1}, {5, 5, 0}}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("progress at the end of pass 4 and as pass 5 begins (-want +got):\n%s", diff)
+	}
+}
+
 // stoppedAt counts cfg whole, then again with a checkpoint in a directory
 // of its own, stopped after square stop, and returns cfg with the
 // checkpoint, the whole count, and the checkpoint's manifest and layer.

@@ -217,6 +217,11 @@ type Progress struct {
 	// Resumes is the squares done in the checkpoint the count resumes
 	// from, known from the first report on; 0 for a count started afresh.
 	Resumes int
+	// Halved says, from the first report on, that the count follows the
+	// tours of half of its start's first moves and doubles them
+	// (Result.Halved): a forecast made before it runs can count on half
+	// the states.
+	Halved bool
 	// DiskFree is, for a count whose layers go to disk, the bytes free on
 	// their file system when last looked at (every 256 MiB written); 0
 	// before the first look, or where the file system cannot tell.

@@ -302,7 +302,7 @@ func (r *counter) checkpointGap() time.Duration {
 
 func (r *counter) snapshot(begin time.Time) Progress {
 	p := Progress{Squares: int(r.done.Load()), Of: r.f.n, States: int(r.last.Load()), Elapsed: time.Since(begin), Resumes: r.resumeFrom,
-		Pass: int(r.pass.Load()), Passes: int(r.passesPlanned.Load()), DiskFree: r.disk.lastFree()}
+		Pass: int(r.pass.Load()), Passes: int(r.passesPlanned.Load()), DiskFree: r.disk.lastFree(), Halved: r.halved()}
 	if n := r.pieces.Load(); n > 0 {
 		p.Expanded = float64(r.expanded.Load()) / float64(n)
 	}

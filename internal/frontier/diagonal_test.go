@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -93,9 +94,15 @@ func TestDiagonalHalves(t *testing.T) {
 			t.Errorf("%s: halves %v, want %v", name, r.halved(), tt.halves)
 			continue
 		}
-		half, err := Count(context.Background(), cfg)
+		// The first report says so, before the count's first square.
+		said, halfCfg := []bool(nil), cfg
+		halfCfg.Progress, halfCfg.Every = func(p Progress) { said = append(said, p.Halved) }, time.Hour
+		half, err := Count(context.Background(), halfCfg)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
+		}
+		if len(said) == 0 || said[0] != tt.halves || half.Halved != tt.halves {
+			t.Errorf("%s: reports said halved %v, result %v; want %v", name, said, half.Halved, tt.halves)
 		}
 		cfg.noDiagonal = true
 		whole, err := Count(context.Background(), cfg)
@@ -154,6 +161,10 @@ func TestDiagonalResumesOlder(t *testing.T) {
 			t.Fatalf("%s: stopped with %v", tt.name, err)
 		}
 		cfg.noDiagonal = tt.resume
+		// The first report says whether the count halves as it goes on:
+		// not where it goes on as a count of every tour.
+		var said []bool
+		cfg.Progress, cfg.Every = func(p Progress) { said = append(said, p.Halved) }, time.Hour
 		got, err := Count(context.Background(), cfg)
 		if tt.refused {
 			if !errors.Is(err, ErrCheckpoint) {
@@ -163,6 +174,9 @@ func TestDiagonalResumesOlder(t *testing.T) {
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if len(said) == 0 || said[0] || got.Halved {
+			t.Errorf("%s: reports said halved %v, result %v; want false", tt.name, said, got.Halved)
 		}
 		if got.Resumed != 20 || got.Tours.Cmp(want.Tours) != 0 {
 			t.Errorf("%s: resumed after %d squares, %v tours; want 20, %v", tt.name, got.Resumed, got.Tours, want.Tours)

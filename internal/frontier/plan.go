@@ -491,8 +491,7 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) (int, error
 	dropped, narrowed := false, false
 	for len(passes) > 0 {
 		p := passes[0]
-		r.pass.Store(int64(s.passes + 1))
-		r.passesPlanned.Store(int64(s.passes + len(passes)))
+		r.beginPass(s.passes+1, s.passes+len(passes))
 		undo := s.mark()
 		hi, err := makePass(p)
 		if multi && errors.Is(err, ErrMemoryLimit) {
@@ -543,6 +542,18 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) (int, error
 		r.planScale.held()
 	}
 	return nil
+}
+
+// beginPass says, for progress, that pass n of the step's planned is
+// under way and has expanded nothing yet. Until its first piece, a pass
+// sets up what it needs, and progress showed the last pass's share
+// meanwhile: "100% of pass 5 of 5" before pass 5 began. The share is
+// reset first, so that a report that reads the new pass reads a share of
+// it.
+func (r *counter) beginPass(n, planned int) {
+	r.expanded.Store(0)
+	r.pass.Store(int64(n))
+	r.passesPlanned.Store(int64(planned))
 }
 
 // binMargin is the room a buffered pass plans beyond its bins' entries:
