@@ -301,6 +301,7 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 		// the forecast waits for its first report.
 		if !*f.across {
 			progress.forecast = func(halved bool) string {
+				job := job
 				job.halves = halved
 				if fc := forecastDP(job, s.workers, limit); fc.long() {
 					return fc.advice(fmt.Sprintf("%dx%d", rows, cols), s.workers, limit, *f.cpt != "", *f.spill != "", layerRoom(*f.cpt, *f.spill))

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -119,6 +121,46 @@ func TestAdvice(t *testing.T) {
 			t.Errorf("%s: %q; want %q in it and not %q", tt.name, got, tt.want, tt.wantNot)
 		}
 	}
+}
+
+// TestForecastLine runs counts of hours until their forecast is said, and
+// checks that it counts on the states the count will keep: fewer where
+// the count says it halves (from the corner of 8x8), every tour's where
+// it does not (-early-start, and a start off the diagonal).
+func TestForecastLine(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"8x8"}, "up to 580 million states"},
+		{[]string{"-early-start", "8x8"}, "up to 690 million states"},
+		{[]string{"-start", "b1", "8x8"}, "up to 690 million states"},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		errOut := &cancelOn{text: "forecast for", cancel: cancel}
+		args := append([]string{"count", "-method", "dp", "-memory", "4G"}, tt.args...)
+		run(ctx, args, io.Discard, errOut)
+		cancel()
+		if got := errOut.String(); !strings.Contains(got, tt.want) {
+			t.Errorf("%q: stderr %q; want %q in it", args, got, tt.want)
+		}
+	}
+}
+
+// cancelOn is a writer that cancels a run once what it is given holds
+// text.
+type cancelOn struct {
+	strings.Builder
+	text   string
+	cancel context.CancelFunc
+}
+
+func (w *cancelOn) Write(p []byte) (int, error) {
+	n, err := w.Builder.Write(p)
+	if strings.Contains(w.String(), w.text) {
+		w.cancel()
+	}
+	return n, err
 }
 
 // TestStepLine checks the progress line of a frontier count within a
