@@ -63,34 +63,58 @@ func TestRoughFigures(t *testing.T) {
 }
 
 // TestSquareClock feeds the clock a count whose layers hold a million
-// states from the fifth square on, a square a second: once a column is
-// done, it tells the squares left at a second each, less half a column.
-// A count that resumes after square 20 reports no square done first, then
-// the 20 at once: the clock starts after them, and tells the time left
-// once it has timed a column and ten seconds of its own. Where a square
-// takes 20 minutes, it tells the time left once it has timed two squares,
-// past clockWait, without waiting for a column.
+// states, a square a second, reporting at the end of each square: it
+// starts at the end of the first square of the run, and tells the
+// squares left at a second each, less half a column, once it has timed a
+// column and ten seconds. A count that resumes after square 20 reports no
+// square done first, then the 20, then the end of square 21, which it
+// resumed within: the clock starts there. Where a square takes 20
+// minutes, it tells the time left once it has timed two squares, past
+// clockWait, without waiting for a column; and within a square, the time
+// left falls as the square goes on.
 func TestSquareClock(t *testing.T) {
+	type report struct {
+		done    int           // squares done
+		elapsed time.Duration // since the run began
+	}
+	// squares returns the reports of a run: the first at once, then one
+	// at the end of each square, the first n of them after resumed squares
+	// (and the first of those only partly made in this run).
+	squares := func(resumed, n int, square time.Duration) []report {
+		rs := []report{{0, 0}}
+		if resumed > 0 {
+			rs = append(rs, report{resumed, 2 * square}) // checkpoint checked, demands found
+		}
+		for i := 1; i <= n; i++ {
+			rs = append(rs, report{resumed + i, time.Duration(i+2) * square})
+		}
+		return rs
+	}
+	min20 := 20 * time.Minute
+	withinSquare := squares(20, 4, min20)
+	last := withinSquare[len(withinSquare)-1]
+	withinSquare = append(withinSquare, report{last.done, last.elapsed + 5*time.Minute}, report{last.done, last.elapsed + 15*time.Minute})
 	for _, c := range []struct {
 		name    string
 		resumes int
-		square  time.Duration
+		reports []report
 		want    []time.Duration
 	}{
-		{"from the first square", 0, time.Second, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16 * time.Second, 15 * time.Second, 14 * time.Second}},
-		{"resumed after square 20 of 50", 20, time.Second, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 15 * time.Second, 14 * time.Second}},
-		{"resumed, squares of 20 minutes", 20, 20 * time.Minute, []time.Duration{0, 0, 0, 460 * time.Minute, 440 * time.Minute, 420 * time.Minute, 400 * time.Minute,
-			380 * time.Minute, 360 * time.Minute, 340 * time.Minute, 320 * time.Minute, 300 * time.Minute, 280 * time.Minute}},
+		{"from the first square", 0, squares(0, 12, time.Second),
+			[]time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 15 * time.Second, 14 * time.Second}},
+		{"resumed after square 20 of 50", 20, squares(20, 12, time.Second),
+			[]time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 15 * time.Second, 14 * time.Second}},
+		{"resumed, squares of 20 minutes", 20, squares(20, 6, min20),
+			[]time.Duration{0, 0, 0, 0, 460 * time.Minute, 440 * time.Minute, 420 * time.Minute, 400 * time.Minute}},
+		{"within a square of 20 minutes", 20, withinSquare,
+			[]time.Duration{0, 0, 0, 0, 460 * time.Minute, 440 * time.Minute, 435 * time.Minute, 425 * time.Minute}},
 	} {
 		var clock squareClock
 		var got []time.Duration
-		for done := 0; done <= 12; done++ {
-			pr := knightstour.Progress{TasksDone: done, Tasks: 30, States: 1_000_000, Elapsed: time.Duration(done+20) * c.square}
+		for _, r := range c.reports {
+			pr := knightstour.Progress{TasksDone: r.done, Tasks: 30, States: 1_000_000, Elapsed: r.elapsed}
 			if c.resumes > 0 {
 				pr.Resumes, pr.Tasks = c.resumes, 50
-				if done > 0 {
-					pr.TasksDone += c.resumes
-				}
 			}
 			got = append(got, clock.left(pr, 8).Round(time.Second))
 		}

@@ -37,15 +37,26 @@ type progressLine struct {
 // squareClock estimates the time a frontier count has left: the time a
 // state took so far, over the squares added in this run, times the states
 // still to come, taken as the last layer's size for every square left
-// but the last half column, where the states die out. It is rough while
-// the layers still grow, and good once they no longer do. It waits for a
-// column of squares, whose costs differ with their place in it, or for
-// clockWait where the squares are slow.
+// but the last half column, where the states die out; less the time the
+// square under way has taken already. It is rough while the layers still
+// grow, and good once they no longer do. It waits for a column of
+// squares, whose costs differ with their place in it, or for clockWait
+// where the squares are slow.
+//
+// It times whole squares only, from the end of the first square the run
+// adds to the end of the last: a count resumed within a square redoes
+// only the rest of it, after checking its checkpoint and finding its
+// demands (minutes on 8 rows), and the square under way has cost time
+// but added no states yet. Where squares take most of an hour, timing
+// either made the time left look far longer than it was, for hours.
 type squareClock struct {
-	started bool
-	since   time.Duration // elapsed when the first square of this run began
+	seen    bool          // a report has come since the count began or resumed
+	at      int           // the squares done then: the next square's end starts the clock
+	started bool          // the clock is running
+	since   time.Duration // elapsed when it started
 	from    int           // squares done then
-	done    int           // squares done at the last report
+	done    int           // squares done at the last square's end
+	doneAt  time.Duration // elapsed then
 	work    float64       // states made in this run, a layer a square
 }
 
@@ -54,21 +65,29 @@ func (c *squareClock) left(pr knightstour.Progress, width int) time.Duration {
 	if pr.Demands > 0 || pr.Checked > 0 {
 		return 0
 	}
-	if !c.started || c.from < pr.Resumes {
+	switch {
+	case !c.seen || c.at < pr.Resumes:
 		// The squares a count resumes after were not added in this run:
-		// the clock starts after them, or their hours would look like
+		// the clock waits for them, or their hours would look like
 		// seconds.
-		c.started, c.since, c.from, c.done, c.work = true, pr.Elapsed, pr.TasksDone, pr.TasksDone, 0
+		c.seen, c.at = true, pr.TasksDone
+		return 0
+	case !c.started:
+		if pr.TasksDone > c.at {
+			c.started, c.since, c.from, c.done, c.doneAt, c.work = true, pr.Elapsed, pr.TasksDone, pr.TasksDone, pr.Elapsed, 0
+		}
 		return 0
 	}
-	c.work += float64(pr.States) * float64(pr.TasksDone-c.done)
-	c.done = pr.TasksDone
-	spent := pr.Elapsed - c.since
-	if c.work == 0 || pr.TasksDone-c.from < width && spent < clockWait || spent < 10*time.Second {
+	if pr.TasksDone > c.done {
+		c.work += float64(pr.States) * float64(pr.TasksDone-c.done)
+		c.done, c.doneAt = pr.TasksDone, pr.Elapsed
+	}
+	spent := c.doneAt - c.since
+	if c.work == 0 || c.done-c.from < width && spent < clockWait || spent < 10*time.Second {
 		return 0
 	}
 	rest := float64(pr.States) * float64(max(0, pr.Tasks-pr.TasksDone-width/2))
-	return time.Duration(float64(spent) * rest / c.work)
+	return time.Duration(float64(spent)*rest/c.work) - (pr.Elapsed - c.doneAt)
 }
 
 // clockWait is how long squareClock times squares, at least one, before
