@@ -219,8 +219,8 @@ type Progress struct {
 	Resumes int
 	// Halved says, from the first report on, that the count follows the
 	// tours of half of its start's first moves and doubles them
-	// (Result.Halved): a forecast made before it runs can count on half
-	// the states.
+	// (Result.Halved): a forecast made before it runs can count on fewer
+	// states.
 	Halved bool
 	// DiskFree is, for a count whose layers go to disk, the bytes free on
 	// their file system when last looked at (every 256 MiB written); 0

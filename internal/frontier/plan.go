@@ -544,8 +544,8 @@ func (s *stepper) run(passes []pass, multi bool, makePass func(pass) (int, error
 	return nil
 }
 
-// beginPass says, for progress, that pass n of the step's planned is
-// under way and has expanded nothing yet. Until its first piece, a pass
+// beginPass says, for progress, that pass n of the step's planned
+// passes is under way and has expanded nothing yet. Until its first piece, a pass
 // sets up what it needs, and progress showed the last pass's share
 // meanwhile: "100% of pass 5 of 5" before pass 5 began. The share is
 // reset first, so that a report that reads the new pass reads a share of
