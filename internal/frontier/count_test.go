@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -702,6 +703,33 @@ func BenchmarkLeanLayouts(b *testing.B) {
 			}
 			b.ReportMetric(float64(statesOver(res))*float64(b.N)/b.Elapsed().Seconds(), "states/s")
 		})
+	}
+}
+
+// BenchmarkKeyFormats counts the closed tours of 8 x n, every length, by
+// the lean step with keys of 16 nibbles and again with keys in base 11
+// (the format counts with free ends on 8 rows use, whose z-state does not
+// fit beside 16 nibbles), on the same states. It reports states/s, less
+// the demand passes: what packing the keys of free ends would gain. On
+// 8x6 the tables stay in the processor's caches; on 8x7 (-benchtime 1x)
+// they do not.
+func BenchmarkKeyFormats(b *testing.B) {
+	for _, cols := range []int{6, 7} {
+		for _, base11 := range []bool{false, true} {
+			b.Run(fmt.Sprintf("8x%d/base11=%v", cols, base11), func(b *testing.B) {
+				cfg := Config{Rows: 8, Cols: cols, Mode: Closed, AllLengths: true, Base11: base11, Workers: 2, MemoryLimit: 4 << 30, Lean: true}
+				var res *Result
+				var demands time.Duration
+				for b.Loop() {
+					var err error
+					if res, err = Count(context.Background(), cfg); err != nil {
+						b.Fatal(err)
+					}
+					demands += res.DemandTime
+				}
+				b.ReportMetric(float64(statesOver(res))*float64(b.N)/(b.Elapsed()-demands).Seconds(), "states/s")
+			})
+		}
 	}
 }
 
