@@ -863,6 +863,36 @@ func TestPassProgress(t *testing.T) {
 	}
 }
 
+// TestResumeProgress checks the first report of a count that resumes: it
+// comes before the count checks its checkpoint's files and finds its
+// demands, and says the squares done there and the states after them,
+// not "0 squares added".
+func TestResumeProgress(t *testing.T) {
+	cfg := Config{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Workers: 2, MemoryLimit: 1 << 30}
+	cfg, want, m, cur := stoppedAt(t, cfg, 20)
+	for _, lf := range cur.files {
+		lf.f.Close() // the resumed count opens them again
+	}
+	var first *Progress
+	cfg.Every = time.Hour
+	cfg.Progress = func(p Progress) {
+		if first == nil {
+			first = &p
+		}
+	}
+	got, err := Count(context.Background(), cfg)
+	if err != nil || got.Tours.Cmp(want.Tours) != 0 {
+		t.Fatalf("resumed: %v tours, %v; want %v", got, err, want.Tours)
+	}
+	type view struct{ Squares, States, Resumes int }
+	if first == nil {
+		t.Fatal("no report")
+	}
+	if diff := gocmp.Diff(view{m.Squares, m.States[m.Squares-1], m.Squares}, view{first.Squares, first.States, first.Resumes}); diff != "" {
+		t.Errorf("the first report of the resumed count (-want +got):\n%s", diff)
+	}
+}
+
 // stoppedAt counts cfg whole, then again with a checkpoint in a directory
 // of its own, stopped after square stop, and returns cfg with the
 // checkpoint, the whole count, and the checkpoint's manifest and layer.
