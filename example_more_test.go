@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/euler1758/knightstour"
 )
@@ -163,6 +164,29 @@ func ExampleCountDP_freeEnds() {
 	fmt.Println(free.Tours, "open tours (each from both ends),", closed.Tours, "closed (each from one square, both ways)")
 	// Output:
 	// 37568 open tours (each from both ends), 19724 closed (each from one square, both ways)
+}
+
+// WithProgress watches a long count. A CountDP reports at once, before
+// its first square: how many squares it will add, where it resumes from
+// (with WithCheckpoint), and whether it follows half of the tours, as it
+// does from a corner of a square board (it then keeps fewer states, and
+// doubles its total). Then it reports every interval, and once at the
+// end.
+func ExampleWithProgress() {
+	var reports []knightstour.Progress
+	res, err := knightstour.CountDP(context.Background(), 6, 6,
+		knightstour.WithProgress(time.Hour, func(p knightstour.Progress) { reports = append(reports, p) }))
+	if err != nil {
+		panic(err)
+	}
+	first, last := reports[0], reports[len(reports)-1]
+	fmt.Printf("first: %d of %d squares, halved %v\n", first.TasksDone, first.Tasks, first.Halved)
+	fmt.Printf("last: %d of %d squares\n", last.TasksDone, last.Tasks)
+	fmt.Println(res.Tours, "tours, halved:", res.Work.Halved)
+	// Output:
+	// first: 0 of 36 squares, halved true
+	// last: 36 of 36 squares
+	// 524486 tours, halved: true
 }
 
 // WithAcross counts the same tours through other states: its columns run
