@@ -244,8 +244,7 @@ func (r *counter) loadCheckpoint(ctx context.Context) (*manifest, *layer, error)
 	}
 	r.checked.Store(0)
 	r.toCheck.Store(size)
-	r.done.Store(int64(m.Squares)) // for progress while checking
-	r.last.Store(int64(m.States[m.Squares-1]))
+	r.showResumed(m) // for progress while checking
 	defer r.checked.Store(size)
 	cur := &layer{n: m.States[m.Squares-1]}
 	held := cur.n // less the states whose groups the step under way gave back
@@ -504,6 +503,13 @@ func (r *counter) removeOrphanLayers() {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// showResumed sets, for progress, the squares done in the checkpoint m
+// and the states after them.
+func (r *counter) showResumed(m *manifest) {
+	r.done.Store(int64(m.Squares))
+	r.last.Store(int64(m.States[m.Squares-1]))
 }
 
 // resumesOlder reports whether a checkpoint of the job old may be resumed

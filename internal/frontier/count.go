@@ -204,8 +204,7 @@ func (r *counter) count(ctx context.Context, begin time.Time, res *Result) (undi
 			r.resumeFrom, r.early = m.Squares, m
 			// Progress says where the count resumes from its first report
 			// on, not "0 squares added" while it checks and finds demands.
-			r.done.Store(int64(m.Squares))
-			r.last.Store(int64(m.States[m.Squares-1]))
+			r.showResumed(m)
 		}
 	}
 	stop := func() {}
