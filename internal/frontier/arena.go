@@ -3,6 +3,8 @@ package frontier
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 )
 
 // An arena hands out the dense groups of the layers from large slabs of
@@ -18,7 +20,7 @@ import (
 // corner, 0.23 s over the count (count -trace, then go tool trace
 // -pprof=sync), and on many cores every worker at each slab.
 type arena struct {
-	mem *memory
+	mem *memory.Budget
 	mu  sync.Mutex
 	cur *slab // the slab being carved; nil before the first group
 	// slabWords is the size of the next slabs: at most 8 MiB, and less
@@ -47,7 +49,7 @@ func (a *arena) sizeFor(words int) {
 }
 
 type slab struct {
-	words  []uint64 // from allocWords
+	words  []uint64 // from AllocWords
 	used   int      // words carved
 	live   atomic.Int32
 	sealed bool // no more groups will be carved from it (under arena.mu)
@@ -79,7 +81,7 @@ type group struct {
 }
 
 // alloc returns a group of n words, not zeroed where the slab is a spare
-// one (see memory.recycle); false if it would pass the memory limit. A
+// one (see memory.Budget.StartRecycling); false if it would pass the memory limit. A
 // group larger than a quarter slab gets a slab of its own.
 func (a *arena) alloc(n int) (group, bool) {
 	if n == 0 {
@@ -211,13 +213,13 @@ func (a *arena) seal(s *slab) []uint64 {
 }
 
 // newSlab returns a slab of the given size, or a spare one of at least
-// least words (see memory.recycle), that leaves room bytes below the
+// least words (see memory.Budget.StartRecycling), that leaves room bytes below the
 // memory limit; not under a.mu.
 func (a *arena) newSlab(words, least int, room int64) (*slab, bool) {
-	if w := a.mem.reuse(least); w != nil {
+	if w := a.mem.Reuse(least); w != nil {
 		return &slab{words: w[:cap(w)]}, true
 	}
-	w, ok := a.mem.allocLeaving(words, room)
+	w, ok := a.mem.AllocLeaving(words, room)
 	if !ok {
 		return nil, false
 	}
@@ -256,7 +258,7 @@ func (a *arena) empty(s *slab) []uint64 {
 func (a *arena) giveBack(w ...[]uint64) {
 	for _, w := range w {
 		if w != nil {
-			a.mem.keep(w)
+			a.mem.Keep(w)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 )
 
 // The buffered step is the fast one where memory is plentiful: workers
@@ -352,9 +354,9 @@ type binPool struct {
 // binEntries is how many states a bin holds.
 const binEntries = 1024
 
-func newBinPool(k int, mem *memory) *binPool {
+func newBinPool(k int, mem *memory.Budget) *binPool {
 	a := &arena{mem: mem}
-	a.sizeFor(int(min(maxSlabWords*32, mem.limit/8))) // slabs of 8 MiB, fewer under a small limit
+	a.sizeFor(int(min(maxSlabWords*32, mem.Limit()/8))) // slabs of 8 MiB, fewer under a small limit
 	return &binPool{words: binEntries * (k + 1), arena: a}
 }
 
@@ -418,13 +420,13 @@ func (p *binPool) leave(room int64) {
 	p.arena.room = room
 	p.arena.mu.Unlock()
 	mem := p.arena.mem
-	if mem.held()+room <= mem.limit || len(p.free) != len(p.made) {
+	if mem.Held()+room <= mem.Limit() || len(p.free) != len(p.made) {
 		return // room enough, or bins in use
 	}
 	// A slab goes back once its last bin does, so the bins go one by one,
 	// newest first, until the room is there; the free list is then the
 	// bins kept.
-	for len(p.made) > 0 && mem.held()+room > mem.limit {
+	for len(p.made) > 0 && mem.Held()+room > mem.Limit() {
 		g := p.made[len(p.made)-1]
 		p.made = p.made[:len(p.made)-1]
 		p.arena.free(g)
@@ -462,7 +464,7 @@ type merger struct {
 	out   []uint64 // distinct entries of 1+k words, in order of first appearance
 	k     int
 	by    grouping
-	mem   *memory
+	mem   *memory.Budget
 	// sorted and at hold a bucket's states sorted into its groups, and
 	// where each group starts.
 	sorted []uint64
@@ -484,8 +486,8 @@ func (m *merger) grow(w []uint64, n int) ([]uint64, error) {
 	}
 	// w goes first: counted beside the new words for a moment, it made
 	// peaks past the limit.
-	m.mem.free(w)
-	nw, err := m.mem.allocPast(max(n, 2*cap(w)))
+	m.mem.Free(w)
+	nw, err := m.mem.AllocPast(max(n, 2*cap(w)))
 	if err != nil {
 		return nil, err
 	}
@@ -503,7 +505,7 @@ func (m *merger) bytes() int64 {
 // free gives the merger's buffers back to the count's memory.
 func (m *merger) free() {
 	for _, w := range [][]uint64{m.table, m.out, m.sorted} {
-		m.mem.free(w)
+		m.mem.Free(w)
 	}
 	m.table, m.out, m.sorted = nil, nil, nil
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 )
 
 // TestBinPoolPastTheLimit checks that the bins a pool hands out past the
@@ -12,7 +14,7 @@ import (
 // passes drops a pass that passed the limit and puts its bins back, and
 // the passes that follow must hold only bins the limit counts.
 func TestBinPoolPastTheLimit(t *testing.T) {
-	mem := &memory{limit: 4 << 20}
+	mem := memory.NewBudget(4 << 20)
 	p := newBinPool(1, mem)
 	defer p.release()
 	var bins [][]uint64
@@ -25,21 +27,21 @@ func TestBinPoolPastTheLimit(t *testing.T) {
 		}
 	}
 	if counted == 0 || counted == len(bins) {
-		t.Fatalf("%d of %d bins within a limit of %d bytes, want some and not all", counted, len(bins), mem.limit)
+		t.Fatalf("%d of %d bins within a limit of %d bytes, want some and not all", counted, len(bins), mem.Limit())
 	}
 	p.put(bins)
 	if got := len(p.free); got != counted {
 		t.Errorf("the pool took back %d bins, want the %d it counted", got, counted)
 	}
-	if used := mem.used.Load(); used > mem.limit {
-		t.Errorf("%d bytes used, over the limit %d", used, mem.limit)
+	if used := mem.Used(); used > mem.Limit() {
+		t.Errorf("%d bytes used, over the limit %d", used, mem.Limit())
 	}
 }
 
 // TestBinPoolLeavesRoom checks that a pool told to leave room below the
 // limit gives back the free bins beyond it and makes no new ones there.
 func TestBinPoolLeavesRoom(t *testing.T) {
-	mem := &memory{limit: 16 << 20}
+	mem := memory.NewBudget(16 << 20)
 	p := newBinPool(1, mem)
 	defer p.release()
 	var bins [][]uint64
@@ -54,8 +56,8 @@ func TestBinPoolLeavesRoom(t *testing.T) {
 	full := p.held()
 	const room = 6 << 20
 	p.leave(room)
-	if used := mem.used.Load(); used+room > mem.limit {
-		t.Errorf("after leave: %d bytes used and %d of room, over the limit %d (the pool held %d, now %d)", used, room, mem.limit, full, p.held())
+	if used := mem.Used(); used+room > mem.Limit() {
+		t.Errorf("after leave: %d bytes used and %d of room, over the limit %d (the pool held %d, now %d)", used, room, mem.Limit(), full, p.held())
 	}
 	if p.held() >= full {
 		t.Errorf("the pool held %d bytes of bins before and %d after leaving room, want fewer", full, p.held())
@@ -68,8 +70,8 @@ func TestBinPoolLeavesRoom(t *testing.T) {
 		}
 		bins = append(bins, b)
 	}
-	if used := mem.used.Load(); used+room > mem.limit {
-		t.Errorf("after new bins: %d bytes used and %d of room, over the limit %d", used, room, mem.limit)
+	if used := mem.Used(); used+room > mem.Limit() {
+		t.Errorf("after new bins: %d bytes used and %d of room, over the limit %d", used, room, mem.Limit())
 	}
 	p.put(bins)
 }
@@ -78,7 +80,7 @@ func TestBinPoolLeavesRoom(t *testing.T) {
 // counted, whatever the limit (a pass whose bins fit is merged whole),
 // and given back by free; and that it adds up equal states.
 func TestMergerMemory(t *testing.T) {
-	mem := &memory{limit: 1 << 10}
+	mem := memory.NewBudget(1 << 10)
 	m := &merger{k: 1, mem: mem}
 	var bin []uint64
 	for i := range 3000 {
@@ -105,14 +107,14 @@ func TestMergerMemory(t *testing.T) {
 		t.Errorf("merged states (-want +got):\n%s", diff)
 	}
 	held := int64(cap(m.table)+cap(m.out)+cap(m.sorted)) * 8
-	if got := mem.used.Load(); got != held || got <= mem.limit {
-		t.Errorf("%d bytes counted, want the buffers' %d, past the limit %d", got, held, mem.limit)
+	if got := mem.Used(); got != held || got <= mem.Limit() {
+		t.Errorf("%d bytes counted, want the buffers' %d, past the limit %d", got, held, mem.Limit())
 	}
-	if got := mem.peak.Load(); got < held {
+	if got := mem.Peak(); got < held {
 		t.Errorf("peak %d bytes, want at least the buffers' %d", got, held)
 	}
 	m.free()
-	if got := mem.used.Load(); got != 0 {
+	if got := mem.Used(); got != 0 {
 		t.Errorf("%d bytes counted after free, want 0", got)
 	}
 }
@@ -124,7 +126,7 @@ func TestMergerMemory(t *testing.T) {
 func TestSortMarked(t *testing.T) {
 	const bbits, sub, markAt = 3, 4, 58 // 7 rows: keys of 14 nibbles and z
 	for _, k := range []int{1, 2} {
-		mem := &memory{limit: 1 << 30}
+		mem := memory.NewBudget(1 << 30)
 		pool := newBinPool(k, mem)
 		by := grouping{byDemand: true, zShift: markAt - 2}
 		plain := newEmitter(1<<bbits, 64-bbits, k, by, pool)

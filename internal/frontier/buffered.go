@@ -26,12 +26,12 @@ func (s *stepper) buffered(part *stepPart) error {
 	bins.leave(r.mergeRoom())
 	multi := s.share > 0 || part != nil
 	if multi {
-		r.mem.dropSpare() // cur is on disk: no slab of it comes free
+		r.mem.DropSpare() // cur is on disk: no slab of it comes free
 	} else {
-		r.mem.recycle.Store(true)
-		defer r.mem.recycle.Store(false) // the spare slabs wait for the next step
+		r.mem.StartRecycling()
+		defer r.mem.StopRecycling() // the spare slabs wait for the next step
 		// Bins as large as the slabs of cur, which go to them as cur is
-		// expanded (see memory.recycle).
+		// expanded (see memory.Budget.StartRecycling).
 		bins.arena.sizeFor(s.cur.n * (k + 1))
 	}
 	s.classes = &classifier{f: r.f}

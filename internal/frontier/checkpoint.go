@@ -134,7 +134,7 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 	// What writing the manifest left is garbage now: given back at once,
 	// and the limit told.
 	debug.FreeOSMemory()
-	r.mem.sampleRuntime()
+	r.mem.SampleRuntime()
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/euler1758/knightstour/internal/filelock"
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 	"github.com/euler1758/knightstour/internal/progress"
 )
 
@@ -86,8 +87,8 @@ func Count(ctx context.Context, cfg Config) (*Result, error) {
 	begin := time.Now()
 	r := newCounter(f, cfg)
 	// A cancelled count returns without waiting for the kernel to take its
-	// memory back (memory.unmap).
-	defer context.AfterFunc(ctx, func() { r.mem.lazy.Store(true) })()
+	// memory back (memory.Budget.UnmapLater).
+	defer context.AfterFunc(ctx, func() { r.mem.UnmapLater() })()
 	res := &Result{Width: f.w}
 	var undirected *big.Int
 	switch {
@@ -137,7 +138,7 @@ func lockFiles(cfg Config) (release func(), err error) {
 
 // newCounter sets up a count of cfg on the board f.
 func newCounter(f *board, cfg Config) *counter {
-	r := &counter{f: f, mode: cfg.Mode, start: -1, cfg: cfg, mem: &memory{limit: cfg.MemoryLimit},
+	r := &counter{f: f, mode: cfg.Mode, start: -1, cfg: cfg, mem: memory.NewBudget(cfg.MemoryLimit),
 		spill: cfg.SpillDir != "" || cfg.Checkpoint != ""}
 	if r.spill {
 		r.disk = newDiskGuard(r.layerPrefix(), cfg.freeBytes)
@@ -234,10 +235,10 @@ func (r *counter) count(ctx context.Context, begin time.Time, res *Result) (undi
 		// count against the limit, past it if need be, as the count cannot
 		// go without them (8x9: about 1 GB). Uncounted, they took 8x10 by
 		// narrow-down at -memory 17G to 18.7 GB resident.
-		r.mem.hold(r.vb.bytes())
-		defer r.mem.release(r.vb.bytes())
+		r.mem.Hold(r.vb.bytes())
+		defer r.mem.Release(r.vb.bytes())
 	}
-	r.mem.watch()
+	r.mem.Watch()
 	for r.k = 1; ; r.k *= 2 {
 		undirected, err = r.run(ctx)
 		if !errors.Is(err, errOverflow) {
@@ -253,7 +254,7 @@ func (r *counter) count(ctx context.Context, begin time.Time, res *Result) (undi
 	res.ShardAt, res.Followed = r.shardAt, r.followed
 	res.Passes = max(r.passes, 1)
 	res.Narrowed = r.narrowed
-	res.PeakBytes = r.mem.peak.Load()
+	res.PeakBytes = r.mem.Peak()
 	return undirected, nil
 }
 
@@ -325,14 +326,14 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	r.states, r.peak, r.shardAt, r.followed, r.part, r.unsaved, r.held = make([]int, 0, f.n), 0, -1, 0, nil, false, -1
 	r.byLength = make([][]uint64, f.l)
 	r.saved = time.Now()
-	r.mem.used.Store(r.vb.bytes()) // the demand filters stay from one attempt to the next
+	r.mem.SetUsed(r.vb.bytes()) // the demand filters stay from one attempt to the next
 	z := r.firstZ()
 	var a slotCodes
 	for p := range a {
 		a[p] = slotDone
 	}
 	r.arena = &arena{mem: r.mem}
-	defer r.mem.dropSpare() // after the arenas below have given back theirs
+	defer r.mem.DropSpare() // after the arenas below have given back theirs
 	defer r.arena.release()
 	defer r.releasePool()
 	first, ok := r.arena.alloc(1 + k)

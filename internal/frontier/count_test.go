@@ -51,7 +51,7 @@ func TestCount(t *testing.T) {
 func TestCountSmallGroups(t *testing.T) {
 	// In parallel, with a limit of 4 GiB, far above what it needs: the
 	// limit counts the Go heap that the tests beside it grow (see
-	// memory.runtime), and under the race detector 1 GiB once stopped
+	// memory.Budget.Watch), and under the race detector 1 GiB once stopped
 	// the count of 6x6 in groups of one state at square 30.
 	t.Parallel()
 	cfgs := []Config{
@@ -752,7 +752,7 @@ func TestRunGivesBackMemory(t *testing.T) {
 		if n.Sign() == 0 {
 			t.Errorf("lean %v: no tours", lean)
 		}
-		if used, spared := r.mem.used.Load(), r.mem.spared.Load(); used != 0 || spared != 0 {
+		if used, spared := r.mem.Used(), r.mem.Spared(); used != 0 || spared != 0 {
 			t.Errorf("lean %v: after the count, %d bytes counted, %d of them spare; want 0", lean, used, spared)
 		}
 	}

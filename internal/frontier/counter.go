@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 )
 
 // counter is one count: the board's layout, the mode, and the tables.
@@ -46,7 +48,7 @@ type counter struct {
 	// those its pair may not; empty otherwise.
 	firstBarred, pairBarred moveSet
 	cfg                     Config
-	mem                     *memory
+	mem                     *memory.Budget
 	arena                   *arena   // the layers' groups, for one attempt
 	pool                    *binPool // the buffered steps' bins, while the steps are buffered
 	// mergeHigh is the most memory the merge buffers of a buffered step
@@ -192,5 +194,5 @@ func (r *counter) firstZ() int {
 
 func (r *counter) memoryError(v, size int) error {
 	return fmt.Errorf("%w: more than %d bytes of states at square %d of %d (%d states before it); raise the memory limit (-memory, WithMemoryLimit) or use a machine with more memory",
-		ErrMemoryLimit, r.mem.limit, v+1, r.f.n, size)
+		ErrMemoryLimit, r.mem.Limit(), v+1, r.f.n, size)
 }

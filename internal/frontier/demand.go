@@ -126,7 +126,7 @@ func (r *counter) viability(ctx context.Context, first uint64) (*viability, erro
 	// lists they keep: the limit counts them (within), as it counts the
 	// count's own heap. Uncounted, 9x5 with free ends across at -memory 1G
 	// held 2.6 GB.
-	r.mem.watch()
+	r.mem.Watch()
 	occur := make([]demandList, r.f.n) // occur[v]: the demands after square v
 	defer func() {
 		for i := range occur {
@@ -171,7 +171,7 @@ func (r *counter) demandsForward(ctx context.Context, first uint64, occur []dema
 			return nil, err
 		}
 		occur[v] = f.keepDemands(fresh[:]...)
-		if !r.mem.grab(occur[v].bytes()) || !r.mem.within() {
+		if !r.mem.Grab(occur[v].bytes()) || !r.mem.Within() {
 			return nil, r.demandMemoryError(v)
 		}
 		cur = &occur[v]
@@ -194,7 +194,7 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 	// read from a checkpoint. Held as well, they were counted twice.
 	var grabbed int64
 	defer func() {
-		r.mem.release(grabbed)
+		r.mem.Release(grabbed)
 		if err != nil {
 			vb.free()
 		}
@@ -245,17 +245,17 @@ func (r *counter) demandsBackward(ctx context.Context, occur []demandList, gathe
 		gather = live
 		vb.after[v-1] = newFilter(r.unpaired(live), f.varies(v-1))
 		grabbed += int64(len(vb.after[v-1].words)) * 8
-		if !r.mem.grab(int64(len(vb.after[v-1].words)) * 8) {
+		if !r.mem.Grab(int64(len(vb.after[v-1].words)) * 8) {
 			return nil, r.demandMemoryError(v - 1)
 		}
 		after.reset(len(live))
 		if err := after.fill(ctx, r.cfg.Workers, bufs, nil); err != nil {
 			return nil, err
 		}
-		if !r.mem.within() {
+		if !r.mem.Within() {
 			return nil, r.demandMemoryError(v - 1)
 		}
-		r.mem.release(ds.bytes())
+		r.mem.Release(ds.bytes())
 		ds.free()
 		r.demanded.Add(1)
 	}
@@ -293,7 +293,7 @@ func (cb *chunkBufs) ready(chunks int) [][]uint64 {
 
 func (r *counter) demandMemoryError(v int) error {
 	return fmt.Errorf("%w: the demands after square %d of %d take more than %d bytes; raise the memory limit (-memory, WithMemoryLimit) or use a machine with more memory",
-		ErrMemoryLimit, v+1, r.f.n, r.mem.limit)
+		ErrMemoryLimit, v+1, r.f.n, r.mem.Limit())
 }
 
 // chunkDemands is how many demands a worker takes at a time.
@@ -307,7 +307,7 @@ func chunksOf(n int) int { return (n + chunkDemands - 1) / chunkDemands }
 // past its limit: it looks every chunksBetweenLooks chunks.
 func (r *counter) inChunks(ctx context.Context, v, n int, fn func(c, lo, hi int)) error {
 	return pool.Run(ctx, r.cfg.Workers, chunksOf(n), func(_, c int) error {
-		if c%chunksBetweenLooks == chunksBetweenLooks-1 && !r.mem.within() {
+		if c%chunksBetweenLooks == chunksBetweenLooks-1 && !r.mem.Within() {
 			return r.demandMemoryError(v)
 		}
 		fn(c, c*chunkDemands, min(n, (c+1)*chunkDemands))

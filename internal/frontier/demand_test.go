@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 )
 
 // TestMappedFilter checks that a filter large enough to be mapped from
@@ -163,9 +165,9 @@ func TestDemandGrowth(t *testing.T) {
 // the Go heap: garbage is collected and not counted, a heap past the
 // limit is refused.
 func TestWithin(t *testing.T) {
-	mem := &memory{limit: 32 << 20}
+	mem := memory.NewBudget(32 << 20)
 	debug.FreeOSMemory() // the limit counts what the process holds beyond what it held at watch
-	mem.watch()
+	mem.Watch()
 	fill := func() []uint64 {
 		heap := make([]uint64, 16<<20) // 128 MiB
 		for i := range heap {
@@ -174,11 +176,11 @@ func TestWithin(t *testing.T) {
 		return heap
 	}
 	fill() // garbage at once
-	if !mem.within() {
-		t.Errorf("garbage counted after a collection: %d bytes held", mem.held())
+	if !mem.Within() {
+		t.Errorf("garbage counted after a collection: %d bytes held", mem.Held())
 	}
 	heap := fill()
-	if mem.within() {
+	if mem.Within() {
 		t.Errorf("a heap of 128 MiB is within a limit of 32 MiB")
 	}
 	runtime.KeepAlive(heap)
@@ -209,7 +211,7 @@ func TestDemandsCountedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer vb.free()
-	if used := r.mem.used.Load(); used != 0 || vb.bytes() == 0 {
+	if used := r.mem.Used(); used != 0 || vb.bytes() == 0 {
 		t.Errorf("after the demand passes: %d bytes counted (filters of %d bytes), want 0", used, vb.bytes())
 	}
 }
@@ -285,7 +287,7 @@ func TestKeyShards(t *testing.T) {
 //
 // It does not run in parallel: the bits of 18 squares' demands take 387
 // MB of Go heap, which a count beside it would take for its own (see
-// memory.runtime) and might stop at its limit.
+// memory.Budget.Watch) and might stop at its limit.
 func TestDenseDemands(t *testing.T) {
 	for _, tc := range []struct {
 		cfg    Config

@@ -11,6 +11,8 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 )
 
 // The demand filters of a count with a checkpoint are kept beside it, in
@@ -140,7 +142,7 @@ func readFilter(in io.Reader, limit int64) (*filter, error) {
 	}
 	fl := &filter{shift: uint(head.Shift), vary: head.Vary}
 	if words >= mappedFilterWords {
-		if w, err := allocWords(int(words)); err == nil {
+		if w, err := memory.AllocWords(int(words)); err == nil {
 			fl.words, fl.mapped = w, true
 		}
 	}

@@ -52,7 +52,7 @@ func (r *counter) newDemandSet() *demandSet {
 	if r.paired {
 		zStates = 8 // the pair bit is the z-state's third
 	}
-	if n := zStates * s.zPlace; int64(n/8) <= r.mem.limit/denseShare && !r.cfg.sparseDemands {
+	if n := zStates * s.zPlace; int64(n/8) <= r.mem.Limit()/denseShare && !r.cfg.sparseDemands {
 		s.bits = make([]uint64, (n+63)/64)
 		s.partShift = uint(max(6, bits.Len64(n-1)-keyPartBits))
 		s.blockShift = min(s.partShift, 6+9) // blocks of up to 512 words

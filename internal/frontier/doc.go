@@ -29,13 +29,15 @@
 //
 // # Files
 //
-// The files stand in five groups, each using only the groups below it:
+// The files stand in five groups, each using only the groups below it,
+// and all of them on package memory (internal/frontier/memory), which
+// keeps a count within its memory limit and maps the words of its layers
+// and tables outside the Go heap:
 //
 //   - State: the board and its sweeps (board.go), the window of slots a
 //     state describes, packed in nibbles (window.go), keys in digits
 //     (keys.go), key mixing (mix.go), counts in limbs (limbs.go).
-//   - Store: the memory accountant (memory.go, words_*.go), the arena of
-//     slabs (arena.go), private spaces (space.go), layers and their groups
+//   - Store: the arena of slabs (arena.go), layers and their groups
 //     (layer.go), layer files on disk (disk.go, diskguard.go) and their
 //     compact format (compact.go), the lean step's tables (table.go) and
 //     the buffered step's bins (buffer.go), the demand filters (filter.go).

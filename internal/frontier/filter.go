@@ -5,6 +5,7 @@ import (
 	"iter"
 	"math/bits"
 
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 	"github.com/euler1758/knightstour/internal/pool"
 )
 
@@ -52,7 +53,7 @@ func (vb *viability) free() {
 	}
 	for i, fl := range vb.after {
 		if fl != nil && fl.mapped {
-			_ = freeWords(fl.words) // refused, the pages stay mapped: nothing to undo
+			_ = memory.FreeWords(fl.words) // refused, the pages stay mapped: nothing to undo
 		}
 		vb.after[i] = nil
 	}
@@ -84,7 +85,7 @@ type demandList struct {
 	words  []uint64
 	n      int
 	shift  uint // the board's demandShift, to pack the demands again
-	mapped bool // from allocWords, as a large filter is (see filter.mapped)
+	mapped bool // from AllocWords, as a large filter is (see filter.mapped)
 }
 
 // pow3x18 is 3^18, the numbers of the needs of 18 squares.
@@ -102,7 +103,7 @@ func (f *board) keepDemands(parts ...[]uint64) demandList {
 	l := demandList{n: n, shift: f.demandShift}
 	size := (n + 1) / 2
 	if size >= mappedFilterWords {
-		if w, err := allocWords(size); err == nil {
+		if w, err := memory.AllocWords(size); err == nil {
 			l.words, l.mapped = w, true
 		}
 	}
@@ -157,7 +158,7 @@ func (l *demandList) bytes() int64 { return int64(len(l.words)) * 8 }
 // free gives back the list's memory; it may be called again.
 func (l *demandList) free() {
 	if l.mapped {
-		_ = freeWords(l.words) // refused, the pages stay mapped: nothing to undo
+		_ = memory.FreeWords(l.words) // refused, the pages stay mapped: nothing to undo
 	}
 	*l = demandList{}
 }
@@ -196,7 +197,7 @@ type filter struct {
 	words []uint64
 	shift uint   // 64 - log2(lines); 64 for one line
 	vary  uint64 // the bits that do not choose the line
-	// mapped says that words come from the kernel (allocWords), not the
+	// mapped says that words come from the kernel (AllocWords), not the
 	// Go heap: large filters, a gigabyte on 8x9, would let the collector
 	// leave as much garbage beside them before it runs, memory the
 	// count's limit does not see (8x9 at -memory 18G held 21 GB).
@@ -217,7 +218,7 @@ func newFilter(keys []uint64, vary uint64) *filter {
 	}
 	fl := &filter{shift: uint(64 - bits.TrailingZeros(uint(size/lineWords))), vary: vary}
 	if size >= mappedFilterWords {
-		if w, err := allocWords(size); err == nil {
+		if w, err := memory.AllocWords(size); err == nil {
 			fl.words, fl.mapped = w, true
 		}
 	}

@@ -3,6 +3,7 @@ package frontier
 import (
 	"errors"
 
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 	"github.com/euler1758/knightstour/internal/pool"
 )
 
@@ -21,7 +22,7 @@ func (s *stepper) lean(part *stepPart) error {
 	staging := int64(len(s.ws)) * int64(stageWords(buckets, k)) * 8
 	// Passes need cur whole to the end of the step: on disk.
 	multi := s.canPass()
-	room := float64(r.mem.limit - r.mem.held() - staging)
+	room := float64(r.mem.Limit() - r.mem.Held() - staging)
 	if multi && room <= 0 {
 		return r.memoryError(s.v, s.cur.n)
 	}
@@ -137,7 +138,7 @@ func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
 	if freeCur {
 		size = int(expect * 8 / maxLoad)
 	}
-	size = (size + pageWords) / pageWords * pageWords // whole pages: see space
+	size = (size + memory.PageWords) / memory.PageWords * memory.PageWords // whole pages: see space
 	if s.final {
 		size = 0 // the last square makes no states, only tours
 	}
@@ -167,40 +168,40 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 	buckets, bshift := stageBuckets(hi - lo)
 	// The staging buffers come from the kernel, counted here: on the Go
 	// heap they were counted twice, here and as the runtime's (see
-	// memory.runtime), 32 MiB of room a pass, and each pass left them as
+	// memory.Budget.Watch), 32 MiB of room a pass, and each pass left them as
 	// garbage.
 	words := stageWords(len(buckets), r.k)
 	staging := int64(len(s.ws)) * int64(words) * 8
-	if !r.mem.grab(staging) {
-		r.mem.release(staging)
+	if !r.mem.Grab(staging) {
+		r.mem.Release(staging)
 		return r.memoryError(s.v, s.cur.n)
 	}
-	defer r.mem.release(staging)
+	defer r.mem.Release(staging)
 	bufs := make([][]uint64, len(s.ws))
 	defer func() {
 		for i, buf := range bufs {
 			if w := s.ws[i]; w.lean != nil {
 				w.lean.buf = nil // the stager is done with its pass
 			}
-			_ = freeWords(buf) // refused, the pages stay mapped: nothing to undo
+			_ = memory.FreeWords(buf) // refused, the pages stay mapped: nothing to undo
 		}
 	}()
 	for i := range bufs {
 		var err error
-		if bufs[i], err = allocWords(words); err != nil {
+		if bufs[i], err = memory.AllocWords(words); err != nil {
 			return r.memoryError(s.v, s.cur.n)
 		}
 	}
 	tableWords := size * s.layout.slotWords(r.k)
-	sp := newSpace(r.mem, tableWords*len(mine))
+	sp := memory.NewSpace(r.mem, tableWords*len(mine))
 	defer func() {
 		for i := range mine {
 			mine[i].free(sp)
 		}
-		sp.free()
+		sp.Free()
 	}()
 	for i := range mine {
-		slots, ok := sp.alloc(tableWords)
+		slots, ok := sp.Alloc(tableWords)
 		if !ok {
 			return r.memoryError(s.v, s.cur.n)
 		}

@@ -8,8 +8,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -18,6 +16,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 )
 
 // TestCountPasses checks that a lean step made in passes, where the
@@ -515,37 +515,6 @@ func TestCountPassesByMemory(t *testing.T) {
 	}
 }
 
-// TestMemoryCountsRuntime checks that what the Go runtime takes during a
-// count, past its slack, counts against the limit: a heap that grew by
-// 48 MiB, and may grow to twice that before the collector runs, leaves at
-// least 24 MiB less, and at most 96, less the slack, for mapped memory
-// (the collector may give back some of what the process held before).
-func TestMemoryCountsRuntime(t *testing.T) {
-	debug.FreeOSMemory() // what earlier tests left
-	m := &memory{limit: 256 << 20}
-	m.watch()
-	heap := make([]byte, 48<<20)
-	for i := range heap {
-		heap[i] = byte(i) // touched: held from the kernel
-	}
-	m.sampleRuntime()
-	const least = 24 << 20
-	if got := m.runtime.Load(); got < least {
-		t.Errorf("runtime = %d bytes after a 48 MiB heap, want at least %d", got, least)
-	}
-	if m.grab(240 << 20) {
-		t.Errorf("240 MiB of 256 granted beside a 48 MiB heap")
-	}
-	m.release(240 << 20)
-	if !m.grab(150 << 20) {
-		t.Errorf("150 MiB of 256 refused beside a 48 MiB heap (runtime %d bytes)", m.runtime.Load())
-	}
-	if p := m.peak.Load(); p < 150<<20+least {
-		t.Errorf("peak %d bytes, without the heap", p)
-	}
-	runtime.KeepAlive(heap)
-}
-
 // TestRunSplitsLargePasses checks how a step's passes are made again when
 // one passes the memory limit: it is made as two, and, the first time, so
 // is every pass left as large as half of it, since the plan underestimated
@@ -761,7 +730,7 @@ func TestRemakeMeasured(t *testing.T) {
 	held := c.shares(sm)
 	const states = 1_000_000
 	room := 100_000.0 // new states a pass's bins have room for
-	r := &counter{k: 1, mem: &memory{limit: int64(room * binBytes(1))}}
+	r := &counter{k: 1, mem: memory.NewBudget(int64(room * binBytes(1)))}
 	p := pass{classes: 0b111, hi: 16, share: 0.3}
 	in := held[0] + held[1] + held[2]
 	left := []pass{{classes: 0b111000, hi: 16, share: 0.3}, {classes: 0b111000000, hi: 16, share: 0.05}}
@@ -777,7 +746,7 @@ func TestRemakeMeasured(t *testing.T) {
 			// classes' states: 300,000 in all, 10^6 for a share of 1.
 			// The sample foretold half a new state a state of cur: 500,000
 			// for a share of 1, half what the pass made.
-			s := &stepper{r: &counter{k: 1, mem: &memory{limit: limit}}, cur: &layer{n: states}, classes: c, sampled: sm, perState: perState,
+			s := &stepper{r: &counter{k: 1, mem: memory.NewBudget(limit)}, cur: &layer{n: states}, classes: c, sampled: sm, perState: perState,
 				dropped: &dropMeasure{kept: 150_000, taken: int64(in * states / 2)}, made: 0.5}
 			got, ok := s.remake(p, slices.Clone(left), first)
 			if !ok {

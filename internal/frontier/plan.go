@@ -424,7 +424,7 @@ func (s *stepper) remakeMeasured(p pass, left []pass, first bool) ([]pass, bool)
 func (s *stepper) passRoom() float64 {
 	r := s.r
 	if s.perState > 0 {
-		return float64(r.mem.limit-r.mem.held()-s.staging) / s.perState
+		return float64(r.mem.Limit()-r.mem.Held()-s.staging) / s.perState
 	}
 	buckets := 1 << s.bucketBits()
 	filling := float64(len(s.ws) * buckets * binEntries * (r.k + 1) * 8)
@@ -570,7 +570,7 @@ func binBytes(k int) float64 { return float64((k+1)*8) * binMargin }
 // bins as free (those of a step or pass before, for this one's).
 func (s *stepper) binRoom() float64 {
 	r := s.r
-	room := float64(r.mem.limit - r.mem.held() - r.mergeRoom())
+	room := float64(r.mem.Limit() - r.mem.Held() - r.mergeRoom())
 	if r.pool != nil {
 		room += float64(r.pool.held())
 	}

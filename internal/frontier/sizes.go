@@ -53,7 +53,3 @@ const wholeBuckets = 16
 // test build), 6 min 36 s in up to 27 passes a square, at most 61.6
 // million.
 const maxBufferedPasses = 12
-
-// hugeWords is the size from which memory is mapped in huge pages where
-// the kernel has them (allocWords, allocHuge): 4 MiB.
-const hugeWords = 4 << 20 / 8

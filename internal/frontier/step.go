@@ -45,8 +45,8 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	// The garbage of the last step counts against the limit until the
 	// collector takes it and the runtime gives its pages back: the step
 	// plans its passes without it.
-	r.mem.sampleRuntime()
-	r.mem.collect()
+	r.mem.SampleRuntime()
+	r.mem.Collect()
 	// A step resumed from a checkpoint written between its passes. The
 	// count keeps r.part until the step is done: a checkpoint written
 	// when the step fails must still have it.
@@ -72,10 +72,10 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	// made in passes, each holding the bins of a share of the next layer
 	// (bufferedShare); otherwise the step is lean.
 	need := int64(s.est) * int64(stride) * 8 * 5
-	if r.cfg.Lean || r.mem.held()+need > r.mem.limit {
-		r.mem.dropSpare() // the slabs the last step left are memory this one may need
+	if r.cfg.Lean || r.mem.Held()+need > r.mem.Limit() {
+		r.mem.DropSpare() // the slabs the last step left are memory this one may need
 	}
-	lean := r.cfg.Lean || r.mem.held()+need > r.mem.limit
+	lean := r.cfg.Lean || r.mem.Held()+need > r.mem.Limit()
 	if !r.cfg.Lean && part == nil && (lean || r.cfg.passPart > 0) {
 		if s.share, err = s.bufferedShare(shard); err != nil {
 			return nil, err

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"sync"
+
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 )
 
 // The lean step keeps memory near one dense layer: each worker stages its
@@ -108,7 +110,7 @@ func (t *table) wideMark() uint64 { return 1<<t.countBits - 1 }
 // table with room for it (flush grows the table first). It reports a
 // count too wide for k limbs, and false in ok if the wide counts could
 // not grow within the memory limit.
-func (t *table) insertAt(i int, h uint64, val []uint64, sp *space) (overflow, ok bool) {
+func (t *table) insertAt(i int, h uint64, val []uint64, sp *memory.Space) (overflow, ok bool) {
 	if t.layout == fullCounts {
 		return t.insertFull(i, h, val), true
 	}
@@ -175,11 +177,11 @@ func (t *table) insertFull(i int, h uint64, val []uint64) (overflow bool) {
 }
 
 // grow moves the table into one half as large again.
-func (t *table) grow(sp *space) bool {
+func (t *table) grow(sp *memory.Space) bool {
 	old, oldSize := t.slots, t.size
 	sw := t.layout.slotWords(t.k)
-	words := (max(pageWords, (oldSize+oldSize/2)*sw) + pageWords - 1) / pageWords * pageWords
-	slots, ok := sp.alloc(words)
+	words := (max(memory.PageWords, (oldSize+oldSize/2)*sw) + memory.PageWords - 1) / memory.PageWords * memory.PageWords
+	slots, ok := sp.Alloc(words)
 	if !ok {
 		return false
 	}
@@ -204,7 +206,7 @@ func (t *table) grow(sp *space) bool {
 		copy(slots[j:j+sw], old[at:at+sw])
 	}
 	if old != nil {
-		sp.give(old)
+		sp.Give(old)
 	}
 	return true
 }
@@ -212,7 +214,7 @@ func (t *table) grow(sp *space) bool {
 // pack writes the table's entries, dense (a key and k limbs each), into
 // dense, which holds exactly (1+k)*t.n words, and frees the table; g is
 // the table's group and m the mixer of the keys.
-func (t *table) pack(dense []uint64, g int, m mixer, sp *space) {
+func (t *table) pack(dense []uint64, g int, m mixer, sp *memory.Space) {
 	stride := t.k + 1
 	cb, mark := t.countBits, t.wideMark()
 	top := uint64(g) << (64 - cb)
@@ -246,9 +248,9 @@ func (t *table) pack(dense []uint64, g int, m mixer, sp *space) {
 	t.free(sp)
 }
 
-func (t *table) free(sp *space) {
+func (t *table) free(sp *memory.Space) {
 	if t.slots != nil {
-		sp.give(t.slots)
+		sp.Give(t.slots)
 	}
 	t.slots, t.size, t.n = nil, 0, 0
 	t.wide.free(sp)
@@ -267,7 +269,7 @@ type wideCounts struct {
 // add adds c and val (k limbs) to the count of rem, making it if there is
 // none. It reports a count too wide for k limbs, and false in ok if it
 // needed more memory than the limit leaves.
-func (w *wideCounts) add(rem, c uint64, val []uint64, sp *space) (overflow, ok bool) {
+func (w *wideCounts) add(rem, c uint64, val []uint64, sp *memory.Space) (overflow, ok bool) {
 	k := len(val)
 	if 16*(w.n+1) > maxLoad*w.size && !w.grow(k, sp) {
 		return false, false
@@ -324,11 +326,11 @@ func (w *wideCounts) make(rem uint64, k int) []uint64 {
 }
 
 // grow moves the wide counts into one half as large again.
-func (w *wideCounts) grow(k int, sp *space) bool {
+func (w *wideCounts) grow(k int, sp *memory.Space) bool {
 	old, oldSize := w.slots, w.size
 	stride := k + 1
-	words := (max(pageWords, (oldSize+oldSize/2)*stride) + pageWords - 1) / pageWords * pageWords
-	slots, ok := sp.alloc(words)
+	words := (max(memory.PageWords, (oldSize+oldSize/2)*stride) + memory.PageWords - 1) / memory.PageWords * memory.PageWords
+	slots, ok := sp.Alloc(words)
 	if !ok {
 		return false
 	}
@@ -340,14 +342,14 @@ func (w *wideCounts) grow(k int, sp *space) bool {
 		}
 	}
 	if old != nil {
-		sp.give(old)
+		sp.Give(old)
 	}
 	return true
 }
 
-func (w *wideCounts) free(sp *space) {
+func (w *wideCounts) free(sp *memory.Space) {
 	if w.slots != nil {
-		sp.give(w.slots)
+		sp.Give(w.slots)
 	}
 	w.slots, w.size, w.n = nil, 0, 0
 }
@@ -407,7 +409,7 @@ type stager struct {
 	shift   uint     // the bits of a mix less log2(groups): a mix shifted by it is its group
 	bshift  uint     // log2 of the groups in a bucket
 	k       int
-	sp      *space
+	sp      *memory.Space
 	// overflow and overLimit record a count too wide for k limbs and a
 	// table that could not grow within the memory limit.
 	overflow, overLimit bool
@@ -435,7 +437,7 @@ func stageWords(buckets, k int) int { return buckets * stageBatch(buckets) * (k 
 // the locks of buckets (from stageBuckets, shared by all workers): it
 // drops the states of other groups, which another pass of the step keeps.
 // It stages into buf, of stageWords(len(buckets), k) words.
-func newStager(tables []table, buckets []bucket, bshift uint, lo int, shift uint, k int, sp *space, buf []uint64) *stager {
+func newStager(tables []table, buckets []bucket, bshift uint, lo int, shift uint, k int, sp *memory.Space, buf []uint64) *stager {
 	return &stager{tables: tables, buckets: buckets, lo: lo, buf: buf, batch: stageBatch(len(buckets)),
 		n: make([]int32, len(buckets)), shift: shift, bshift: bshift, k: k, sp: sp}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 )
 
 // TestTable adds states to a table of each layout, counts small and large
@@ -27,8 +29,8 @@ func TestTable(t *testing.T) {
 		{minCountBits, 2, fullCounts},
 		{20, 3, fullCounts},
 	} {
-		mem := &memory{limit: 1 << 30}
-		sp := newSpace(mem, 0)
+		mem := memory.NewBudget(1 << 30)
+		sp := memory.NewSpace(mem, 0)
 		m := newMixer(64 - tt.countBits + groupBits)
 		tab := table{countBits: tt.countBits, k: tt.k, layout: tt.layout}
 		rng := rand.New(rand.NewPCG(1, uint64(tt.countBits)))
@@ -78,7 +80,7 @@ func TestTable(t *testing.T) {
 		}
 		dense := make([]uint64, tab.n*(tt.k+1))
 		tab.pack(dense, group, m, sp)
-		sp.free()
+		sp.Free()
 		got := map[uint64]*big.Int{}
 		for j := 0; j < len(dense); j += tt.k + 1 {
 			got[dense[j]] = limbsToBig(dense[j+1 : j+1+tt.k])
@@ -86,7 +88,7 @@ func TestTable(t *testing.T) {
 		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })); diff != "" {
 			t.Errorf("%v, %d count bits, %d limbs (-want +got):\n%s", tt.layout, tt.countBits, tt.k, diff)
 		}
-		if used := mem.used.Load(); used != 0 {
+		if used := mem.Used(); used != 0 {
 			t.Errorf("%v, %d count bits, %d limbs: %d bytes still counted after pack", tt.layout, tt.countBits, tt.k, used)
 		}
 	}
@@ -118,8 +120,8 @@ func benchLeanInsert(b *testing.B, layout countLayout, count uint64) {
 	const gbits, perGroup = 16, 1 << 10
 	groups := 1 << gbits
 	m := newMixer(61)
-	mem := &memory{limit: 1 << 40}
-	size := (perGroup*16/maxLoad*23/20 + pageWords) / pageWords * pageWords
+	mem := memory.NewBudget(1 << 40)
+	size := (perGroup*16/maxLoad*23/20 + memory.PageWords) / memory.PageWords * memory.PageWords
 	words := size * layout.slotWords(1)
 	rng := rand.New(rand.NewPCG(1, 2))
 	val := []uint64{count}
@@ -127,11 +129,11 @@ func benchLeanInsert(b *testing.B, layout countLayout, count uint64) {
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		sp := newSpace(mem, words*groups)
+		sp := memory.NewSpace(mem, words*groups)
 		tables := make([]table, groups)
 		for i := range tables {
 			tables[i].countBits, tables[i].k, tables[i].layout = 64-m.bits+gbits, 1, layout
-			tables[i].slots, _ = sp.alloc(words)
+			tables[i].slots, _ = sp.Alloc(words)
 			tables[i].size = size
 		}
 		buckets, bshift := stageBuckets(groups)
@@ -145,11 +147,11 @@ func benchLeanInsert(b *testing.B, layout countLayout, count uint64) {
 		if s.overLimit {
 			b.Fatal("over the limit")
 		}
-		used = mem.used.Load()
+		used = mem.Used()
 		for i := range tables {
 			tables[i].free(sp)
 		}
-		sp.free()
+		sp.Free()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*groups*perGroup), "ns/state")
@@ -196,9 +198,9 @@ func TestGroupingByDemand(t *testing.T) {
 // give way to an allocation the limit would otherwise refuse.
 func TestRecycle(t *testing.T) {
 	const words = minSlabWords
-	mem := &memory{limit: 5 * words * 8}
+	mem := memory.NewBudget(5 * words * 8)
 	a := &arena{mem: mem, slabWords: words}
-	mem.recycle.Store(true)
+	mem.StartRecycling()
 	var gs []group
 	for range 4 { // four slabs, each of one group
 		g, ok := a.alloc(words / 4)
@@ -212,47 +214,46 @@ func TestRecycle(t *testing.T) {
 	for _, g := range gs {
 		a.free(g)
 	}
-	if got, want := mem.used.Load(), int64(4*words*8); got != want {
+	if got, want := mem.Used(), int64(4*words*8); got != want {
 		t.Errorf("used with 4 spare slabs: %d, want %d", got, want)
 	}
 	g, ok := a.alloc(words / 4)
 	if !ok {
 		t.Fatal("alloc refused with spare slabs")
 	}
-	if got := mem.used.Load(); got != 4*words*8 {
+	if got := mem.Used(); got != 4*words*8 {
 		t.Errorf("used after taking a spare slab: %d, want %d", got, 4*words*8)
 	}
 	if ptr := &g.entries[0]; ptr != first && ptr != &gs[1].entries[0] && ptr != &gs[2].entries[0] && ptr != &gs[3].entries[0] {
 		t.Error("alloc took a fresh slab while spare ones waited")
 	}
 	// Two slabs' worth more passes the limit unless the spares go.
-	big, ok := mem.alloc(2 * words)
+	big, ok := mem.Alloc(2 * words)
 	if !ok {
 		t.Fatal("alloc refused: the spare slabs did not give way")
 	}
-	if got := mem.spared.Load(); got != 0 {
+	if got := mem.Spared(); got != 0 {
 		t.Errorf("%d bytes still spare after an allocation needed them", got)
 	}
-	mem.release(int64(len(big)) * 8)
-	mem.unmap(big)
+	mem.Free(big)
 	// A grab (the lean step's tables, the demand filters) that would pass
 	// the limit makes them give way too.
 	a.release() // seal g's slab: it goes to spare with g
 	a.free(g)
-	if mem.spared.Load() == 0 {
+	if mem.Spared() == 0 {
 		t.Fatal("no spare slab to give way")
 	}
-	if !mem.grab(5 * words * 8) {
+	if !mem.Grab(5 * words * 8) {
 		t.Fatal("grab refused: the spare slabs did not give way")
 	}
-	if got := mem.spared.Load(); got != 0 {
+	if got := mem.Spared(); got != 0 {
 		t.Errorf("%d bytes still spare after a grab needed them", got)
 	}
-	mem.release(5 * words * 8)
-	mem.recycle.Store(false)
-	mem.dropSpare()
+	mem.Release(5 * words * 8)
+	mem.StopRecycling()
+	mem.DropSpare()
 	a.release()
-	if got := mem.used.Load(); got != 0 {
+	if got := mem.Used(); got != 0 {
 		t.Errorf("used at the end: %d bytes", got)
 	}
 }
@@ -263,7 +264,7 @@ func TestRecycle(t *testing.T) {
 // groups are freed.
 func TestCarve(t *testing.T) {
 	const words = minSlabWords
-	mem := &memory{limit: 8 * words * 8}
+	mem := memory.NewBudget(8 * words * 8)
 	a := &arena{mem: mem, slabWords: words}
 	if got, want := a.carvable(), words/4; got != want {
 		t.Errorf("carvable: %d, want %d", got, want)
@@ -318,7 +319,7 @@ func TestCarve(t *testing.T) {
 		a.free(g)
 	}
 	a.release()
-	if got := mem.used.Load(); got != 0 {
+	if got := mem.Used(); got != 0 {
 		t.Errorf("used at the end: %d bytes", got)
 	}
 }
@@ -332,7 +333,7 @@ func TestCarve(t *testing.T) {
 func TestArenaConcurrent(t *testing.T) {
 	t.Parallel() // its own memory accountant
 	const words = minSlabWords
-	mem := &memory{limit: 1 << 30}
+	mem := memory.NewBudget(1 << 30)
 	a := &arena{mem: mem, slabWords: words}
 	const workers = 4
 	kept := make([][]group, workers)
@@ -390,7 +391,7 @@ func TestArenaConcurrent(t *testing.T) {
 		}
 	}
 	a.release()
-	if got := mem.used.Load(); got != 0 {
+	if got := mem.Used(); got != 0 {
 		t.Errorf("used at the end: %d bytes", got)
 	}
 }

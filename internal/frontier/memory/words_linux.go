@@ -1,12 +1,12 @@
-package frontier
+package memory
 
 import (
 	"syscall"
 	"unsafe"
 )
 
-// allocWords returns n zeroed words of memory that the garbage collector
-// does not manage: mapped from the kernel, and unmapped by freeWords. The
+// AllocWords returns n zeroed words of memory that the garbage collector
+// does not manage: mapped from the kernel, and unmapped by FreeWords. The
 // layers and tables are nearly all of a count's memory and live and die
 // a group at a time; on the Go heap, memory freed in a step would wait for
 // a collection, which comes when the heap has doubled, so the process
@@ -19,7 +19,7 @@ import (
 // The calls go to the kernel directly: syscall.Mmap keeps a record of each
 // mapping and syscall.Munmap unmaps only whole ones, where the lean step
 // gives back the pages of one table out of a mapping of many.
-func allocWords(n int) ([]uint64, error) {
+func AllocWords(n int) ([]uint64, error) {
 	if n == 0 {
 		return nil, nil
 	}
@@ -47,7 +47,7 @@ const (
 	madvCollapse      = 25 // gather the range's small pages into huge ones now
 )
 
-// allocHuge is allocWords for a mapping that will be written all over at
+// allocHuge is AllocWords for a mapping that will be written all over at
 // once and then probed at random, such as the tables of a pass: it faults
 // every page in now and asks the kernel to gather into huge pages those it
 // could not fault in as huge. A huge page is only a hint at fault time,
@@ -57,9 +57,9 @@ const (
 // a probe costs a miss in the page tables too (BenchmarkProbe: about 80
 // ns a probe in small pages, 55 in huge ones). Gathering is synchronous,
 // about a second a gigabyte where nothing was huge, against minutes of
-// probing; kernels without it leave the mapping as allocWords does.
+// probing; kernels without it leave the mapping as AllocWords does.
 func allocHuge(n int) ([]uint64, error) {
-	w, err := allocWords(n)
+	w, err := AllocWords(n)
 	if err != nil || n < hugeWords {
 		return w, err
 	}
@@ -70,10 +70,10 @@ func allocHuge(n int) ([]uint64, error) {
 	return w, nil
 }
 
-// freeWords returns memory from allocWords to the kernel at once. The
+// FreeWords returns memory from AllocWords to the kernel at once. The
 // kernel can refuse: a mapping cut in two takes one more of the mappings a
 // process may have (vm.max_map_count, 65530 by default).
-func freeWords(w []uint64) error {
+func FreeWords(w []uint64) error {
 	if cap(w) == 0 {
 		return nil
 	}
@@ -85,7 +85,7 @@ func freeWords(w []uint64) error {
 }
 
 // discardWords gives the pages of w, whole pages inside a mapping from
-// allocWords, back to the kernel but keeps them mapped, as zeros: unlike
+// AllocWords, back to the kernel but keeps them mapped, as zeros: unlike
 // unmapping part of a mapping, it never cuts the mapping in two.
 func discardWords(w []uint64) {
 	if cap(w) == 0 {

@@ -1,4 +1,8 @@
-package frontier
+// Package memory keeps a count within its memory limit: a Budget that
+// accounts for the bytes its states, tables and buffers take, and words
+// mapped from the kernel outside the Go heap, which a count frees the
+// moment it is done with them.
+package memory
 
 import (
 	"fmt"
@@ -8,13 +12,10 @@ import (
 	"sync/atomic"
 )
 
-// The memory accountant: what the states, tables and buffers of a count
-// take, against its limit.
-
-// memory accounts for the bytes of the states, tables and buffers of one
-// count, so that it can stop with ErrMemoryLimit before the machine runs
-// out.
-type memory struct {
+// Budget accounts for the bytes that the states, tables and buffers of
+// one count take, against a limit, so that the count can stop with an
+// error before the machine runs out of memory.
+type Budget struct {
 	limit      int64
 	used, peak atomic.Int64
 	// lazy, once the count is being cancelled, sends the memory it frees
@@ -24,7 +25,7 @@ type memory struct {
 	later   [][]uint64 // memory waiting to be unmapped
 	reaping bool       // a goroutine is unmapping later
 	// spare holds slabs the arenas gave back while recycle is set, still
-	// mapped and counted as used, for the arenas' next slabs (see keep).
+	// mapped and counted as used, for the arenas' next slabs (see Keep).
 	recycle atomic.Bool
 	spare   [][]uint64
 	spared  atomic.Int64 // bytes in spare
@@ -34,7 +35,7 @@ type memory struct {
 	// collector has yet to take, which grow with the layers. On 8x10 from
 	// the corner they came to 0.7 GB beside 17 GB of states, all of it
 	// past the limit until it was counted. It is sampled whenever memory
-	// is mapped (watch).
+	// is mapped (Watch).
 	watching atomic.Bool
 	base     int64
 	runtime  atomic.Int64
@@ -44,29 +45,64 @@ type memory struct {
 	collected  int64
 }
 
-// watch makes the limit count, from now on, the memory the Go runtime
+// NewBudget returns a budget that allows limit bytes.
+func NewBudget(limit int64) *Budget { return &Budget{limit: limit} }
+
+// Limit returns the bytes the budget allows.
+func (m *Budget) Limit() int64 { return m.limit }
+
+// Used returns the bytes recorded as used, without the Go runtime's share
+// (see Held).
+func (m *Budget) Used() int64 { return m.used.Load() }
+
+// SetUsed records bytes as all that is used: for a count that starts
+// again, keeping only what it keeps from one attempt to the next.
+func (m *Budget) SetUsed(bytes int64) { m.used.Store(bytes) }
+
+// Peak returns the most bytes held at once.
+func (m *Budget) Peak() int64 { return m.peak.Load() }
+
+// Spared returns the bytes of the spare slabs, counted as used, that Keep
+// holds for Reuse.
+func (m *Budget) Spared() int64 { return m.spared.Load() }
+
+// StartRecycling makes Keep hold the slabs it takes as spare, for Reuse,
+// until StopRecycling: while a step expands a layer, the slabs it gives
+// back are the right size for the new one.
+func (m *Budget) StartRecycling() { m.recycle.Store(true) }
+
+// StopRecycling makes Keep give the slabs it takes back to the kernel. The
+// spare slabs stay, for DropSpare or Reuse.
+func (m *Budget) StopRecycling() { m.recycle.Store(false) }
+
+// UnmapLater sends the memory freed from now on to a goroutine that
+// unmaps it, so that a cancelled count returns without waiting for the
+// kernel to take gigabytes back.
+func (m *Budget) UnmapLater() { m.lazy.Store(true) }
+
+// Watch makes the limit count, from now on, the memory the Go runtime
 // comes to hold beyond what it holds now.
-func (m *memory) watch() {
+func (m *Budget) Watch() {
 	m.base = runtimeHeld()
 	m.runtime.Store(0)
 	m.watching.Store(true)
 }
 
-// within brings the Go runtime's share up to date and reports whether
+// Within brings the Go runtime's share up to date and reports whether
 // what the count holds is within the limit, after a collection if need
 // be: for work whose buffers live on the Go heap, as the demand passes'
-// do, which no grab records.
-func (m *memory) within() bool {
-	m.sampleRuntime()
-	if m.held() > m.limit && (!m.collect() || m.held() > m.limit) {
+// do, which no Grab records.
+func (m *Budget) Within() bool {
+	m.SampleRuntime()
+	if m.Held() > m.limit && (!m.Collect() || m.Held() > m.limit) {
 		return false
 	}
-	m.reached(m.held())
+	m.reached(m.Held())
 	return true
 }
 
-// sampleRuntime brings runtime up to date, once watch was called.
-func (m *memory) sampleRuntime() {
+// SampleRuntime brings runtime up to date, once Watch was called.
+func (m *Budget) SampleRuntime() {
 	if m.watching.Load() {
 		m.runtime.Store(max(0, runtimeHeld()-m.base-runtimeSlack))
 	}
@@ -79,20 +115,20 @@ func (m *memory) sampleRuntime() {
 // and its heap before the count besides the limit.
 const runtimeSlack = 16 << 20
 
-// collect, when the Go runtime holds more than it did after the last
+// Collect, when the Go runtime holds more than it did after the last
 // collection, collects its garbage and gives the free pages back to the
 // kernel, and reports whether that left less counted. Garbage is not the
 // count's alone: in a process that did other work first, the collector
 // may let the heap grow by hundreds of MiB before it runs, and a count
 // under a small limit would stop for memory that a collection frees.
-func (m *memory) collect() bool {
+func (m *Budget) Collect() bool {
 	if m.runtime.Load() == 0 {
 		return false
 	}
 	m.collecting.Lock()
 	defer m.collecting.Unlock()
 	before := m.runtime.Load()
-	m.sampleRuntime()
+	m.SampleRuntime()
 	if m.runtime.Load() < before { // another goroutine collected
 		return true
 	}
@@ -100,14 +136,14 @@ func (m *memory) collect() bool {
 		return false
 	}
 	debug.FreeOSMemory()
-	m.sampleRuntime()
+	m.SampleRuntime()
 	m.collected = m.runtime.Load()
 	return m.collected < before
 }
 
-// held returns the bytes counted against the limit: those recorded as
+// Held returns the bytes counted against the limit: those recorded as
 // used, and those the Go runtime took since watch.
-func (m *memory) held() int64 { return m.used.Load() + m.runtime.Load() }
+func (m *Budget) Held() int64 { return m.used.Load() + m.runtime.Load() }
 
 // runtimeHeld returns the bytes the Go runtime holds from the kernel (its
 // heap, free parts included until it gives them back, its stacks and its
@@ -133,9 +169,9 @@ func runtimeHeld() int64 {
 // takes the kernel the better part of a second, which a cancelled count
 // should not wait for: once lazy is set, the words go to a goroutine that
 // unmaps them after the count has returned, and ends when none are left.
-func (m *memory) unmap(w []uint64) {
+func (m *Budget) unmap(w []uint64) {
 	if !m.lazy.Load() {
-		if freeWords(w) != nil {
+		if FreeWords(w) != nil {
 			m.used.Add(int64(cap(w)) * 8) // still held: the limit must know
 		}
 		return
@@ -152,13 +188,13 @@ func (m *memory) unmap(w []uint64) {
 
 // discard gives back the pages of w, part of a larger mapping that stays
 // (see discardWords); the count unmaps the whole later.
-func (m *memory) discard(w []uint64) {
+func (m *Budget) discard(w []uint64) {
 	if !m.lazy.Load() {
 		discardWords(w)
 	}
 }
 
-func (m *memory) reap() {
+func (m *Budget) reap() {
 	for {
 		m.mu.Lock()
 		ws := m.later
@@ -170,25 +206,25 @@ func (m *memory) reap() {
 		}
 		m.mu.Unlock()
 		for _, w := range ws {
-			_ = freeWords(w) // the count is over: nothing is left to limit
+			_ = FreeWords(w) // the count is over: nothing is left to limit
 		}
 	}
 }
 
-// grab records bytes as used and reports whether the total is within the
+// Grab records bytes as used and reports whether the total is within the
 // limit.
-func (m *memory) grab(bytes int64) bool { return m.grabLeaving(bytes, 0) }
+func (m *Budget) Grab(bytes int64) bool { return m.grabLeaving(bytes, 0) }
 
-// grabLeaving is grab that reports whether room bytes are left below the
+// grabLeaving is Grab that reports whether room bytes are left below the
 // limit besides. The spare slabs go before it gives up.
-func (m *memory) grabLeaving(bytes, room int64) bool {
+func (m *Budget) grabLeaving(bytes, room int64) bool {
 	u := m.used.Add(bytes)
 	over := func() bool { return u+m.runtime.Load()+room > m.limit }
-	if over() && (!m.collect() || over()) {
+	if over() && (!m.Collect() || over()) {
 		if m.spared.Load() == 0 {
 			return false // the caller releases them: the peak is what was held
 		}
-		m.dropSpare()
+		m.DropSpare()
 		if u = m.used.Load(); over() {
 			return false
 		}
@@ -198,7 +234,7 @@ func (m *memory) grabLeaving(bytes, room int64) bool {
 }
 
 // reached records u bytes held as the peak if it is one.
-func (m *memory) reached(u int64) {
+func (m *Budget) reached(u int64) {
 	for {
 		p := m.peak.Load()
 		if u <= p || m.peak.CompareAndSwap(p, u) {
@@ -207,15 +243,16 @@ func (m *memory) reached(u int64) {
 	}
 }
 
-func (m *memory) release(bytes int64) { m.used.Add(-bytes) }
+// Release records bytes as no longer used.
+func (m *Budget) Release(bytes int64) { m.used.Add(-bytes) }
 
-// hold records bytes as used even past the limit, for memory the count
+// Hold records bytes as used even past the limit, for memory the count
 // cannot go without; what comes after has the less room.
-func (m *memory) hold(bytes int64) { m.reached(m.used.Add(bytes) + m.runtime.Load()) }
+func (m *Budget) Hold(bytes int64) { m.reached(m.used.Add(bytes) + m.runtime.Load()) }
 
-// keep takes the words of an empty slab (counted as used): into spare
+// Keep takes the words of an empty slab (counted as used): into spare
 // while recycling, otherwise back to the kernel.
-func (m *memory) keep(w []uint64) {
+func (m *Budget) Keep(w []uint64) {
 	if m.recycle.Load() && !m.lazy.Load() {
 		m.mu.Lock()
 		m.spare = append(m.spare, w)
@@ -223,13 +260,13 @@ func (m *memory) keep(w []uint64) {
 		m.spared.Add(int64(cap(w)) * 8)
 		return
 	}
-	m.release(int64(cap(w)) * 8)
+	m.Release(int64(cap(w)) * 8)
 	m.unmap(w)
 }
 
-// reuse returns a spare slab of at least n words, not zeroed, or nil if
+// Reuse returns a spare slab of at least n words, not zeroed, or nil if
 // there is none.
-func (m *memory) reuse(n int) []uint64 {
+func (m *Budget) Reuse(n int) []uint64 {
 	if m.spared.Load() == 0 {
 		return nil
 	}
@@ -247,63 +284,63 @@ func (m *memory) reuse(n int) []uint64 {
 	return nil
 }
 
-// dropSpare gives every spare slab back to the kernel.
-func (m *memory) dropSpare() {
+// DropSpare gives every spare slab back to the kernel.
+func (m *Budget) DropSpare() {
 	m.mu.Lock()
 	spare := m.spare
 	m.spare = nil
 	m.mu.Unlock()
 	for _, w := range spare {
 		m.spared.Add(-int64(cap(w)) * 8)
-		m.release(int64(cap(w)) * 8)
+		m.Release(int64(cap(w)) * 8)
 		m.unmap(w)
 	}
 }
 
-// alloc returns n zeroed words counted as used; false, with nothing
+// Alloc returns n zeroed words counted as used; false, with nothing
 // allocated or counted, if they would pass the limit. It gives up the
 // spare slabs before it gives up.
-func (m *memory) alloc(n int) ([]uint64, bool) { return m.allocLeaving(n, 0) }
+func (m *Budget) Alloc(n int) ([]uint64, bool) { return m.AllocLeaving(n, 0) }
 
-// allocLeaving is alloc for words that must leave room bytes below the
+// AllocLeaving is Alloc for words that must leave room bytes below the
 // limit, for what will be allocated past it once they are filled (the
 // bins of a buffered pass leave room for its merge buffers).
-func (m *memory) allocLeaving(n int, room int64) ([]uint64, bool) {
-	m.sampleRuntime()
+func (m *Budget) AllocLeaving(n int, room int64) ([]uint64, bool) {
+	m.SampleRuntime()
 	if !m.grabLeaving(int64(n)*8, room) {
-		m.release(int64(n) * 8)
+		m.Release(int64(n) * 8)
 		return nil, false
 	}
-	w, err := allocWords(n)
+	w, err := AllocWords(n)
 	if err != nil {
-		m.release(int64(n) * 8)
+		m.Release(int64(n) * 8)
 		return nil, false
 	}
 	return w, true
 }
 
-// allocPast returns n zeroed words counted as used even past the limit:
+// AllocPast returns n zeroed words counted as used even past the limit:
 // for memory a pass cannot finish without once its states are made. What
 // comes after has the less room.
-func (m *memory) allocPast(n int) ([]uint64, error) {
-	w, err := allocWords(n)
+func (m *Budget) AllocPast(n int) ([]uint64, error) {
+	w, err := AllocWords(n)
 	if err != nil {
 		return nil, fmt.Errorf("frontier: mapping %d bytes: %w", n*8, err)
 	}
-	m.sampleRuntime()
+	m.SampleRuntime()
 	u := m.used.Add(int64(n) * 8)
 	if u+m.runtime.Load() > m.limit {
-		m.collect()
+		m.Collect()
 	}
 	m.reached(u + m.runtime.Load())
 	return w, nil
 }
 
-// free returns words from alloc or allocPast to the kernel and the limit.
-func (m *memory) free(w []uint64) {
+// Free returns words from Alloc, AllocLeaving or AllocPast to the kernel and the limit.
+func (m *Budget) Free(w []uint64) {
 	if cap(w) == 0 {
 		return
 	}
 	m.unmap(w)
-	m.release(int64(cap(w)) * 8)
+	m.Release(int64(cap(w)) * 8)
 }

@@ -1,8 +1,8 @@
-package frontier
+package memory
 
 import "sync"
 
-// A space holds the tables of one pass of the lean step. The tables lie
+// A Space holds the tables of one pass of the lean step. The tables lie
 // side by side in large mappings, where huge pages spare the processor a
 // miss in its page tables on nearly every probe (as mappings of their
 // own, most would be too small for huge pages), and where the kernel's
@@ -12,8 +12,8 @@ import "sync"
 // new pages from the end of the space; the pages it leaves, and those of
 // every table packed, go back to the kernel at once but stay mapped (see
 // discardWords), and the pass unmaps the whole space when it is done.
-type space struct {
-	mem    *memory
+type Space struct {
+	mem    *Budget
 	mu     sync.Mutex
 	chunks [][]uint64 // the mappings
 	rest   []uint64   // the part of the last not carved yet
@@ -23,14 +23,18 @@ type space struct {
 // grow: large enough for huge pages, small next to a pass.
 const spaceChunk = 64 << 20 / 8
 
-// pageWords is the words of a page of memory: tables take whole pages,
+// PageWords is the words of a page of memory: tables take whole pages,
 // so that each can give its own back.
-const pageWords = 4096 / 8
+const PageWords = 4096 / 8
 
-// newSpace returns a space whose first mapping holds words words, the
+// hugeWords is the size from which memory is mapped in huge pages where
+// the kernel has them (AllocWords, allocHuge): 4 MiB.
+const hugeWords = 4 << 20 / 8
+
+// NewSpace returns a space whose first mapping holds words words, the
 // tables the pass starts with.
-func newSpace(mem *memory, words int) *space {
-	sp := &space{mem: mem}
+func NewSpace(mem *Budget, words int) *Space {
+	sp := &Space{mem: mem}
 	if words > 0 {
 		// The tables the pass starts with fill their mapping from its
 		// first states on: in huge pages at once.
@@ -41,19 +45,19 @@ func newSpace(mem *memory, words int) *space {
 	return sp
 }
 
-// alloc returns n zeroed words, n a multiple of pageWords, counted as
+// Alloc returns n zeroed words, n a multiple of PageWords, counted as
 // used; false if they would pass the memory limit.
-func (sp *space) alloc(n int) ([]uint64, bool) {
-	if !sp.mem.grab(int64(n) * 8) {
-		sp.mem.release(int64(n) * 8)
+func (sp *Space) Alloc(n int) ([]uint64, bool) {
+	if !sp.mem.Grab(int64(n) * 8) {
+		sp.mem.Release(int64(n) * 8)
 		return nil, false
 	}
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	if len(sp.rest) < n {
-		w, err := allocWords(max(n, spaceChunk))
+		w, err := AllocWords(max(n, spaceChunk))
 		if err != nil {
-			sp.mem.release(int64(n) * 8)
+			sp.mem.Release(int64(n) * 8)
 			return nil, false
 		}
 		sp.chunks, sp.rest = append(sp.chunks, w), w
@@ -63,14 +67,14 @@ func (sp *space) alloc(n int) ([]uint64, bool) {
 	return w, true
 }
 
-// give returns words from alloc.
-func (sp *space) give(w []uint64) {
-	sp.mem.release(int64(cap(w)) * 8)
+// Give returns words from Alloc.
+func (sp *Space) Give(w []uint64) {
+	sp.mem.Release(int64(cap(w)) * 8)
 	sp.mem.discard(w)
 }
 
-// free unmaps the whole space, once nothing in it is used.
-func (sp *space) free() {
+// Free unmaps the whole space, once nothing in it is used.
+func (sp *Space) Free() {
 	for _, w := range sp.chunks {
 		sp.mem.unmap(w)
 	}

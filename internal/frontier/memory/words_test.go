@@ -1,11 +1,11 @@
-package frontier
+package memory
 
 import "testing"
 
 // TestAllocHuge checks that the memory allocHuge hands out is zeroed and
 // writable at every size, below the huge-page size and above it.
 func TestAllocHuge(t *testing.T) {
-	for _, n := range []int{0, 1, pageWords + 1, hugeWords, 3*hugeWords + 5} {
+	for _, n := range []int{0, 1, PageWords + 1, hugeWords, 3*hugeWords + 5} {
 		w, err := allocHuge(n)
 		if err != nil {
 			t.Fatalf("allocHuge(%d): %v", n, err)
@@ -19,8 +19,8 @@ func TestAllocHuge(t *testing.T) {
 			}
 			w[i] = uint64(i)
 		}
-		if err := freeWords(w); err != nil {
-			t.Fatalf("freeWords after allocHuge(%d): %v", n, err)
+		if err := FreeWords(w); err != nil {
+			t.Fatalf("FreeWords after allocHuge(%d): %v", n, err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package frontier
+package memory
 
 import (
 	"math/rand/v2"
@@ -10,13 +10,13 @@ import (
 // allocSmall returns n zeroed words in small pages only, all faulted in:
 // the tables of a pass where the kernel found no room for huge pages.
 func allocSmall(n int) ([]uint64, error) {
-	w, err := allocWords(n)
+	w, err := AllocWords(n)
 	if err != nil {
 		return nil, err
 	}
 	const madvNoHugepage = 15
 	syscall.Syscall(syscall.SYS_MADVISE, uintptr(unsafe.Pointer(&w[0])), uintptr(n*8), madvNoHugepage)
-	for i := 0; i < n; i += pageWords {
+	for i := 0; i < n; i += PageWords {
 		w[i] = 0
 	}
 	return w, nil
@@ -38,7 +38,7 @@ func BenchmarkProbe(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer freeWords(w)
+			defer FreeWords(w)
 			rng := rand.New(rand.NewPCG(1, 2))
 			var at [1024]int
 			var sum uint64

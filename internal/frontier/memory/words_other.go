@@ -1,0 +1,16 @@
+//go:build !linux
+
+package memory
+
+// AllocWords returns n zeroed words; where memory cannot be mapped, from
+// the Go heap.
+func AllocWords(n int) ([]uint64, error) { return make([]uint64, n), nil }
+
+// FreeWords leaves w to the garbage collector.
+func FreeWords(w []uint64) error { return nil }
+
+// discardWords leaves w as it is: the garbage collector frees the whole.
+func discardWords(w []uint64) {}
+
+// allocHuge is AllocWords: memory that is not mapped asks for no page size.
+func allocHuge(n int) ([]uint64, error) { return AllocWords(n) }
