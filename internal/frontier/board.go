@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+
+	"github.com/euler1758/knightstour/internal/frontier/mix"
 )
 
 // MaxWidth is the widest shorter side a count handles: the counter walks
@@ -73,8 +75,8 @@ type board struct {
 	// radices below it; span is the product of all of them.
 	radix, place [MaxSlots]uint64
 	span         uint64
-	demandShift  uint  // where a demand's squares needing two begin (filter.go)
-	mixer        mixer // on the bits keys take
+	demandShift  uint      // where a demand's squares needing two begin (filter.go)
+	mixer        mix.Mixer // on the bits keys take
 }
 
 // shift is what adding square v (the square numbered v) does to the window.

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/euler1758/knightstour/internal/frontier/memory"
+	"github.com/euler1758/knightstour/internal/frontier/mix"
 )
 
 // The buffered step is the fast one where memory is plentiful: workers
@@ -47,7 +48,7 @@ type grouping struct {
 	digits *board
 	// mix, where keys in digits go to disk compact, is the board's mixer,
 	// whose mix of a key (its top bits first) is the hash (groupsByMix).
-	mix *mixer
+	mix *mix.Mixer
 	// next, where not nil, tells the class of a key by which the next
 	// step's passes will read it: the top nextBits bits of the hash, the
 	// rest of it shifted down below them (groupsByNextClass).
@@ -68,7 +69,7 @@ const (
 	// groupsByMix groups keys in digits by their mix (the board's mixer,
 	// as the lean step groups them) where the layer goes to disk compact,
 	// and orders each group on disk by it: the mix of a key of 8 rows
-	// takes 61 bits where hashKey spreads the keys over 64, so that each
+	// takes 61 bits where mix.Hash spreads the keys over 64, so that each
 	// difference in a compact group takes 3 bits fewer.
 	groupsByMix
 	// groupsByNextClass groups keys in digits of a compact layer first by
@@ -105,24 +106,24 @@ func (f *board) grouping(compact bool) groupingRule {
 
 func (g grouping) hash(key uint64) uint64 {
 	if g.next != nil {
-		return uint64(g.next.class(key))<<(64-g.nextBits) | g.mix.mix(key)<<(64-g.mix.bits)>>g.nextBits
+		return uint64(g.next.class(key))<<(64-g.nextBits) | g.mix.Mix(key)<<(64-g.mix.Bits())>>g.nextBits
 	}
 	if g.mix != nil {
-		return g.mix.mix(key) << (64 - g.mix.bits)
+		return g.mix.Mix(key) << (64 - g.mix.Bits())
 	}
 	if g.digits != nil {
 		var a slotCodes
 		z, free, ends := g.digits.decode(key, &a)
-		return hashKey(uint64(free) | uint64(ends)<<20 | uint64(z)<<40)
+		return mix.Hash(uint64(free) | uint64(ends)<<20 | uint64(z)<<40)
 	}
 	if !g.byDemand {
-		return hashKey(key)
+		return mix.Hash(key)
 	}
 	// What nibbleKinds tells, left a bit a nibble where it lies: squeezing
 	// the bits together made 7x7 from the corner take 10% longer.
 	x := key & (1<<g.zShift - 1)
 	used, end := (x|x>>1|x>>2|x>>3)&nibbleLow, (x>>1|x>>2|x>>3)&nibbleLow
-	return hashKey(used | end<<1 | key&^(1<<g.zShift-1))
+	return mix.Hash(used | end<<1 | key&^(1<<g.zShift-1))
 }
 
 // An emitter collects one worker's new states, unmerged, per bucket: a
@@ -619,7 +620,7 @@ func (m *merger) sortMarked(parts [][]uint64, counts []uint32, markAt uint) erro
 // place in the table is the product's top bits, and its tag, which spares
 // most probes that miss a look at the output, the top 32. Its low bits
 // depend on the key's low bits alone and would probe more. The table is
-// the merge's own, so any even spread will do: hashKey's two
+// the merge's own, so any even spread will do: mix.Hash's two
 // multiplications and three shifts took 4% of 7x7 from the corner.
 const mergeMul = 0x9e3779b97f4a7c15
 

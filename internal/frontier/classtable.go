@@ -24,6 +24,9 @@ type classTable struct {
 	classes []uint8 // the class of each number of kinds
 }
 
+// pow11x4 is 11^4, the numbers four digits in base 11 hold.
+const pow11x4 = 11 * 11 * 11 * 11
+
 // base11Chunks is how many groups of four digits a key in base 11 has.
 const base11Chunks = (base11Slots + 3) / 4
 

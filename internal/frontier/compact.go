@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+
+	"github.com/euler1758/knightstour/internal/frontier/mix"
 )
 
 // Layers on disk are compact: 16 bytes a state in memory (a key and a
@@ -17,7 +19,7 @@ import (
 // limbs of its count, as Rice codes (ricecode.go; files written before
 // them hold every value and limb as an unsigned varint, varintBlocks).
 // The order is the bijection that chose the group:
-// hashKey for a buffered step's groups, the board's mixer for a lean
+// mix.Hash for a buffered step's groups, the board's mixer for a lean
 // step's. The values of a group then share their top bits and are spread
 // evenly below them, so the differences take about log2(span / states)
 // bits, where span is what the group's values range over: 2^44 for a
@@ -41,33 +43,24 @@ const compactStates = 1 << 26
 // pack it to stay for the next (encoder, stepper.scratch).
 const keepStates = 1 << 16
 
-// unhashKey inverts hashKey.
-func unhashKey(h uint64) uint64 {
-	h ^= h>>31 ^ h>>62
-	h *= 0x319642b2d24d8ec3 // the inverse of 0x94d049bb133111eb modulo 2^64
-	h ^= h>>27 ^ h>>54
-	h *= 0x96de1b173f119089 // the inverse of 0xbf58476d1ce4e5b9
-	return h ^ h>>30 ^ h>>60
-}
-
 // A keyOrder is the bijection on keys that orders the states of a
-// compact group: hashKey (m nil) or the mixer m.
-type keyOrder struct{ m *mixer }
+// compact group: mix.Hash (m nil) or the mixer m.
+type keyOrder struct{ m *mix.Mixer }
 
 // value returns key's place in the order.
 func (o keyOrder) value(key uint64) uint64 {
 	if o.m == nil {
-		return hashKey(key)
+		return mix.Hash(key)
 	}
-	return o.m.mix(key)
+	return o.m.Mix(key)
 }
 
 // key inverts value.
 func (o keyOrder) key(value uint64) uint64 {
 	if o.m == nil {
-		return unhashKey(value)
+		return mix.Unhash(value)
 	}
-	return o.m.unmix(value)
+	return o.m.Unmix(value)
 }
 
 // String names the order as a checkpoint does: "hash" or "mix".

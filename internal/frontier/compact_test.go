@@ -13,22 +13,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-func TestUnhashKey(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, k := range append([]uint64{0, 1, 1 << 63, ^uint64(0)}, func() []uint64 {
-		var ks []uint64
-		for range 1000 {
-			ks = append(ks, rng.Uint64())
-		}
-		return ks
-	}()...) {
-		if got := unhashKey(hashKey(k)); got != k {
-			t.Fatalf("unhashKey(hashKey(%#x)) = %#x", k, got)
-		}
-	}
-}
+	"github.com/euler1758/knightstour/internal/frontier/mix"
+)
 
 // TestCompactBlocks encodes groups of states with counts of one and two
 // limbs, small and large, in both key orders, and decodes every block
@@ -36,7 +23,7 @@ func TestUnhashKey(t *testing.T) {
 func TestCompactBlocks(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
-	m := newMixer(61) // the keys of boards 8 wide
+	m := mix.New(61) // the keys of boards 8 wide
 	for _, c := range []blockCoding{varintBlocks, riceBlocks} {
 		for _, o := range []keyOrder{{}, {&m}} {
 			for _, stride := range []int{2, 3} {
@@ -204,11 +191,11 @@ func TestReadUvarint(t *testing.T) {
 func BenchmarkDecodeBlock(b *testing.B) {
 	const n, stride = groupStates, 3
 	rng := rand.New(rand.NewPCG(5, 6))
-	m := newMixer(61)
+	m := mix.New(61)
 	o := keyOrder{m: &m}
 	entries := make([]uint64, n*stride)
 	for i := range n {
-		entries[i*stride] = m.unmix(0x1234<<44 | rng.Uint64N(1<<44))
+		entries[i*stride] = m.Unmix(0x1234<<44 | rng.Uint64N(1<<44))
 		entries[i*stride+1] = rng.Uint64N(1 << (4 * rng.IntN(8)))
 	}
 	for _, c := range []blockCoding{varintBlocks, riceBlocks} {
@@ -310,7 +297,7 @@ func TestRecodeLayer(t *testing.T) {
 	}
 	o := keyOrder{}
 	if order == "mix" {
-		m := newMixer(61) // any bijection of the values: the keys of 8 rows
+		m := mix.New(61) // any bijection of the values: the keys of 8 rows
 		o.m = &m
 	}
 	f, err := os.Open(file)

@@ -29,14 +29,16 @@
 //
 // # Files
 //
-// The files stand in five groups, each using only the groups below it,
-// and all of them on package memory (internal/frontier/memory), which
-// keeps a count within its memory limit and maps the words of its layers
-// and tables outside the Go heap:
+// The files stand in five groups, each using only the groups below it.
+// Under them all are two packages that import nothing of this one:
+// memory (internal/frontier/memory) keeps a count within its memory limit
+// and maps the words of its layers and tables outside the Go heap; mix
+// (internal/frontier/mix) scrambles keys, to group states and to order
+// them on disk.
 //
 //   - State: the board and its sweeps (board.go), the window of slots a
 //     state describes, packed in nibbles (window.go), keys in digits
-//     (keys.go), key mixing (mix.go), counts in limbs (limbs.go).
+//     (keys.go), counts in limbs (limbs.go).
 //   - Store: the arena of slabs (arena.go), layers and their groups
 //     (layer.go), layer files on disk (disk.go, diskguard.go) and their
 //     compact format (compact.go), the lean step's tables (table.go) and

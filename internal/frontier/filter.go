@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/euler1758/knightstour/internal/frontier/memory"
+	"github.com/euler1758/knightstour/internal/frontier/mix"
 	"github.com/euler1758/knightstour/internal/pool"
 )
 
@@ -234,10 +235,10 @@ func newFilter(keys []uint64, vary uint64) *filter {
 
 // locate returns the word and the two bits of key.
 func (fl *filter) locate(key uint64) (int, uint64) {
-	h := hashKey(key)
+	h := mix.Hash(key)
 	i := int(h >> 61) // the word in the line
 	if fl.shift < 64 {
-		i += int(hashKey(key&^fl.vary)>>fl.shift) * lineWords
+		i += int(mix.Hash(key&^fl.vary)>>fl.shift) * lineWords
 	}
 	return i, 1<<(h&63) | 1<<(h>>6&63)
 }
@@ -274,7 +275,7 @@ func (s *keySet) reset(n int) {
 	s.n = 0
 }
 
-// has reports whether the set holds key, whose hashKey is h.
+// has reports whether the set holds key, whose mix.Hash is h.
 func (s *keySet) has(key, h uint64) bool {
 	mask := uint64(len(s.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -287,7 +288,7 @@ func (s *keySet) has(key, h uint64) bool {
 	}
 }
 
-// add inserts key, whose hashKey is h, and reports whether it was new.
+// add inserts key, whose mix.Hash is h, and reports whether it was new.
 func (s *keySet) add(key, h uint64) bool {
 	if 2*(s.n+1) > len(s.slots) {
 		old := s.slots
@@ -298,7 +299,7 @@ func (s *keySet) add(key, h uint64) bool {
 		s.n = 0
 		for _, k := range old {
 			if k != emptyKey {
-				s.add(k, hashKey(k))
+				s.add(k, mix.Hash(k))
 			}
 		}
 	}
@@ -341,19 +342,19 @@ func (ks *keyShards) reset(n int) {
 }
 
 func (ks *keyShards) has(key uint64) bool {
-	h := hashKey(key)
+	h := mix.Hash(key)
 	return ks[keyPart(h)].has(key, h)
 }
 
 // add inserts key and reports whether it was new: one key, where fill
 // takes many on many workers.
 func (ks *keyShards) add(key uint64) bool {
-	h := hashKey(key)
+	h := mix.Hash(key)
 	return ks[keyPart(h)].add(key, h)
 }
 
 // part returns the part of the set that holds key.
-func (ks *keyShards) part(key uint64) int { return keyPart(hashKey(key)) }
+func (ks *keyShards) part(key uint64) int { return keyPart(mix.Hash(key)) }
 
 // partPieces yields the keys of part i of lists, those of lists[j] for
 // each j%keyParts == i, in order, in pieces of at most 1<<16: a fill looks
@@ -380,7 +381,7 @@ func (ks *keyShards) fill(ctx context.Context, workers int, lists [][]uint64, fr
 	return fillParts(ctx, workers, lists, fresh, nil, func(i int, piece, out []uint64, keep bool) []uint64 {
 		s := &ks[i]
 		for _, k := range piece {
-			if s.add(k, hashKey(k)) && keep {
+			if s.add(k, mix.Hash(k)) && keep {
 				out = append(out, k)
 			}
 		}

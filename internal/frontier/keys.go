@@ -3,6 +3,8 @@ package frontier
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/euler1758/knightstour/internal/frontier/mix"
 )
 
 // Keys of states the step works on as bytes (expand, finish): boards
@@ -203,11 +205,11 @@ func (f *board) pack(packed bool) {
 	f.nibbles = 1<<(4*f.slots) - 1 // all 64 bits for 16 slots
 	switch {
 	case !f.packed:
-		f.mixer = newMixer(uint(bits.Len64(4*f.span - 1))) // z below 4
+		f.mixer = mix.New(uint(bits.Len64(4*f.span - 1))) // z below 4
 	case f.zInKey:
-		f.mixer = newMixer(uint(4*f.slots + 2))
+		f.mixer = mix.New(uint(4*f.slots + 2))
 	default:
-		f.mixer = newNibbleMixer()
+		f.mixer = mix.NewNibbles()
 	}
 }
 

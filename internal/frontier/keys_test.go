@@ -112,7 +112,7 @@ func TestKeys(t *testing.T) {
 			if digits := f.encodeGrowing(&a, z, &from); key != digits {
 				t.Fatalf("%+v: window %v, z %d: key %d, digit by digit %d", cfg, a[:f.slots], z, key, digits)
 			}
-			if key >= 4*f.span || key>>f.mixer.bits != 0 {
+			if key >= 4*f.span || key>>f.mixer.Bits() != 0 {
 				t.Fatalf("%+v: window %v: key %d, past 4*span %d", cfg, a[:f.slots], key, 4*f.span)
 			}
 			var got slotCodes

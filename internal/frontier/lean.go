@@ -17,7 +17,7 @@ func (s *stepper) lean(part *stepPart) error {
 	r, k := s.r, s.r.k
 	stride := k + 1
 	groups := 1 << s.gbits
-	countBits := 64 - r.f.mixer.bits + s.gbits
+	countBits := 64 - r.f.mixer.Bits() + s.gbits
 	buckets := min(groups, maxStageBuckets)
 	staging := int64(len(s.ws)) * int64(stageWords(buckets, k)) * 8
 	// Passes need cur whole to the end of the step: on disk.
@@ -208,7 +208,7 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 		mine[i].slots, mine[i].size = slots, size
 	}
 	for i, w := range s.ws {
-		w.lean = newStager(mine, buckets, bshift, lo, r.f.mixer.bits-s.gbits, r.k, sp, bufs[i])
+		w.lean = newStager(mine, buckets, bshift, lo, r.f.mixer.Bits()-s.gbits, r.k, sp, bufs[i])
 		w.buffered = nil
 	}
 	s.passes++

@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/euler1758/knightstour/internal/frontier/memory"
+	"github.com/euler1758/knightstour/internal/frontier/mix"
 )
 
 // TestCountPasses checks that a lean step made in passes, where the
@@ -272,7 +273,7 @@ func coversOnce(t *testing.T, passes []pass, c *classifier, groups int, part flo
 func randomKeys(f *board) []uint64 {
 	var keys []uint64
 	for i := range uint64(5000) {
-		keys = append(keys, hashKey(i)&(1<<(4*f.slots)-1))
+		keys = append(keys, mix.Hash(i)&(1<<(4*f.slots)-1))
 	}
 	return keys
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math/bits"
 	"slices"
+
+	"github.com/euler1758/knightstour/internal/frontier/mix"
 )
 
 // The plan of a step's passes: how many states the next layer will hold,
@@ -198,7 +200,7 @@ func (s *stepper) measure(shard bool) (float64, error) {
 	val[0] = 1
 	sm.made = make([]uint32, len(sm.keys))
 	for i, key := range sm.keys {
-		if shard && hashKey(key)%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
+		if shard && mix.Hash(key)%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
 			continue
 		}
 		before := w.made

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/euler1758/knightstour/internal/frontier/mix"
 )
 
 // A bitOp is one value written with a bitWriter: a Rice code with
@@ -104,14 +106,14 @@ func TestZigzag(t *testing.T) {
 // error or states, never a panic or a hang.
 func FuzzDecodeBlock(f *testing.F) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	m := newMixer(61)
+	m := mix.New(61)
 	for _, c := range []blockCoding{varintBlocks, riceBlocks} {
 		for _, stride := range []int{2, 3} {
 			entries := make([]uint64, 40*stride)
 			for i := range entries {
 				entries[i] = rng.Uint64N(1 << (4 * rng.IntN(16)))
 				if i%stride == 0 {
-					entries[i] = m.unmix(uint64(i)<<40 | rng.Uint64N(1<<40))
+					entries[i] = m.Unmix(uint64(i)<<40 | rng.Uint64N(1<<40))
 				}
 			}
 			var e encoder

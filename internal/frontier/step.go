@@ -91,7 +91,7 @@ func (r *counter) step(ctx context.Context, v int, cur *layer, total []uint64) (
 	if r.cfg.groupStates > 0 {
 		perGroup = r.cfg.groupStates
 	}
-	for s.gbits < maxGroupBits && s.newStates()>>s.gbits > perGroup || lean && 64-r.f.mixer.bits+s.gbits < minCountBits {
+	for s.gbits < maxGroupBits && s.newStates()>>s.gbits > perGroup || lean && 64-r.f.mixer.Bits()+s.gbits < minCountBits {
 		s.gbits++
 	}
 	// Groups up to wholeBuckets times as large, where that makes each a

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/euler1758/knightstour/internal/frontier/mix"
 	"github.com/euler1758/knightstour/internal/pool"
 )
 
@@ -312,7 +313,7 @@ func (s *stepper) expandPiece(w *worker, entries []uint64, take uint64) (kept in
 	var batch [expandBatch]int
 	at := batch[:0] // the offsets of the states in digits to expand
 	for j := 0; j < len(entries); j += stride {
-		if w.shard && hashKey(entries[j])%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
+		if w.shard && mix.Hash(entries[j])%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
 			continue
 		}
 		if !s.classes.take(take, entries[j]) {
@@ -338,7 +339,7 @@ func (s *stepper) unfold(w *worker, entries []uint64, take uint64) (kept int64) 
 	r, stride := s.r, s.r.k+1
 	for j := 0; j < len(entries); j += stride {
 		key, val := entries[j], entries[j+1:j+stride]
-		if w.shard && hashKey(key)%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
+		if w.shard && mix.Hash(key)%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
 			continue
 		}
 		if m := r.reflectKey(key, s.v-1); s.classes.take(take, m) {

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/euler1758/knightstour/internal/frontier/memory"
+	"github.com/euler1758/knightstour/internal/frontier/mix"
 )
 
 // The lean step keeps memory near one dense layer: each worker stages its
@@ -16,7 +17,7 @@ import (
 // see stager.flush.
 
 // A table collects one group of the next layer: open addressing with
-// linear probing. The top bits of a state's mix (see mixer) name its
+// linear probing. The top bits of a state's mix (see mix.Mixer) name its
 // group, so a slot keeps only the bits below them (the mix is a bijection:
 // it gives back the key). How a slot keeps the state's count is the
 // table's layout (countLayout).
@@ -214,7 +215,7 @@ func (t *table) grow(sp *memory.Space) bool {
 // pack writes the table's entries, dense (a key and k limbs each), into
 // dense, which holds exactly (1+k)*t.n words, and frees the table; g is
 // the table's group and m the mixer of the keys.
-func (t *table) pack(dense []uint64, g int, m mixer, sp *memory.Space) {
+func (t *table) pack(dense []uint64, g int, m mix.Mixer, sp *memory.Space) {
 	stride := t.k + 1
 	cb, mark := t.countBits, t.wideMark()
 	top := uint64(g) << (64 - cb)
@@ -222,7 +223,7 @@ func (t *table) pack(dense []uint64, g int, m mixer, sp *memory.Space) {
 	if t.layout == fullCounts {
 		for at := 0; at < t.size*stride; at += stride {
 			if s := t.slots[at]; s != 0 {
-				dense[j] = m.unmix(top | (s - 1))
+				dense[j] = m.Unmix(top | (s - 1))
 				copy(dense[j+1:j+stride], t.slots[at+1:at+stride])
 				j += stride
 			}
@@ -235,7 +236,7 @@ func (t *table) pack(dense []uint64, g int, m mixer, sp *memory.Space) {
 			continue
 		}
 		rem := s >> cb
-		dense[j] = m.unmix(top | rem)
+		dense[j] = m.Unmix(top | rem)
 		val := dense[j+1 : j+stride]
 		if c := s & mark; c != mark {
 			val[0] = c
@@ -288,7 +289,7 @@ func (w *wideCounts) add(rem, c uint64, val []uint64, sp *memory.Space) (overflo
 
 // home returns the first entry to look at for rem, as a word index.
 func (w *wideCounts) home(rem uint64, k int) int {
-	hi, _ := bits.Mul64(hashKey(rem), uint64(w.size))
+	hi, _ := bits.Mul64(mix.Hash(rem), uint64(w.size))
 	return int(hi) * (k + 1)
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/euler1758/knightstour/internal/frontier/memory"
+	"github.com/euler1758/knightstour/internal/frontier/mix"
 )
 
 // TestTable adds states to a table of each layout, counts small and large
@@ -31,14 +32,14 @@ func TestTable(t *testing.T) {
 	} {
 		mem := memory.NewBudget(1 << 30)
 		sp := memory.NewSpace(mem, 0)
-		m := newMixer(64 - tt.countBits + groupBits)
+		m := mix.New(64 - tt.countBits + groupBits)
 		tab := table{countBits: tt.countBits, k: tt.k, layout: tt.layout}
 		rng := rand.New(rand.NewPCG(1, uint64(tt.countBits)))
 		want := map[uint64]*big.Int{}
 		var keys []uint64
 		for len(keys) < 3000 {
-			key := rng.Uint64() & m.mask
-			if h := m.mix(key); h>>(m.bits-groupBits) == group {
+			key := rng.Uint64() & (1<<m.Bits() - 1)
+			if h := m.Mix(key); h>>(m.Bits()-groupBits) == group {
 				keys = append(keys, key)
 			}
 		}
@@ -66,7 +67,7 @@ func TestTable(t *testing.T) {
 					t.Fatal("grow: out of memory")
 				}
 			}
-			h := m.mix(key)
+			h := m.Mix(key)
 			overflow, ok := tab.insertAt(tab.home(h), h, val, sp)
 			if !ok {
 				t.Fatal("insert: out of memory")
@@ -119,7 +120,7 @@ func BenchmarkLeanInsert(b *testing.B) {
 func benchLeanInsert(b *testing.B, layout countLayout, count uint64) {
 	const gbits, perGroup = 16, 1 << 10
 	groups := 1 << gbits
-	m := newMixer(61)
+	m := mix.New(61)
 	mem := memory.NewBudget(1 << 40)
 	size := (perGroup*16/maxLoad*23/20 + memory.PageWords) / memory.PageWords * memory.PageWords
 	words := size * layout.slotWords(1)
@@ -132,15 +133,15 @@ func benchLeanInsert(b *testing.B, layout countLayout, count uint64) {
 		sp := memory.NewSpace(mem, words*groups)
 		tables := make([]table, groups)
 		for i := range tables {
-			tables[i].countBits, tables[i].k, tables[i].layout = 64-m.bits+gbits, 1, layout
+			tables[i].countBits, tables[i].k, tables[i].layout = 64-m.Bits()+gbits, 1, layout
 			tables[i].slots, _ = sp.Alloc(words)
 			tables[i].size = size
 		}
 		buckets, bshift := stageBuckets(groups)
-		s := newStager(tables, buckets, bshift, 0, m.bits-gbits, 1, sp, make([]uint64, stageWords(len(buckets), 1)))
+		s := newStager(tables, buckets, bshift, 0, m.Bits()-gbits, 1, sp, make([]uint64, stageWords(len(buckets), 1)))
 		b.StartTimer()
 		for range groups * perGroup {
-			s.emit(rng.Uint64()&m.mask, val)
+			s.emit(rng.Uint64()&(1<<m.Bits()-1), val)
 		}
 		s.flushAll()
 		b.StopTimer()

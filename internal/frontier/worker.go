@@ -632,7 +632,7 @@ func (w *worker) emit(key uint64, val []uint64) {
 	case w.buffered != nil:
 		w.buffered.emit(key, val)
 	case w.lean != nil:
-		w.lean.emit(w.r.f.mixer.mix(key), val)
+		w.lean.emit(w.r.f.mixer.Mix(key), val)
 	default:
 		w.made++
 	}

@@ -1,22 +1,27 @@
-package frontier
+// Package mix scrambles the keys of states: Hash over all 64 bits, and a
+// Mixer within the width of one board's keys. Both are bijections with
+// their inverses (Unhash, Mixer.Unmix), so that a key's scramble can
+// stand for the key: its top bits pick the group a state goes to, and
+// compact layers keep states in the order of their scrambles.
+package mix
 
-// A mixer scrambles the keys of one board within their own width: a
+// A Mixer scrambles the keys of one board within their own width: a
 // bijection on the numbers below 2^bits, where bits is how many the
 // board's keys take (61 for a board 8 wide swept row by row, 17 squares
 // in base 11 and z). Keys of 16 nibbles fill 64 bits, but each nibble is
-// below 11: the mixer reads them in base 11 first (56 bits), so that they
+// below 11: the Mixer reads them in base 11 first (56 bits), so that they
 // too leave a table's slot bits for a count.
-// The lean step's tables use it where hashKey spreads keys over all 64
+// The lean step's tables use it where Hash spreads keys over all 64
 // bits: a table keeps the bits of a state's mix below the group's, and the
 // 64-bits bits no key uses go to the state's count with the group's bits
-// (20 bits for a count on 8x8 in 2^17 groups, where hashKey would leave 17).
+// (20 bits for a count on 8x8 in 2^17 groups, where Hash would leave 17).
 //
 // Each of its steps is a bijection on bits-bit numbers: a shift to the
 // right xored in (the top bits stay, and give back the rest) and a product
 // with an odd number modulo 2^bits. The products carry every bit upwards
 // and the shifts bring the top bits down, so the top bits, the group,
 // depend on every bit of the key.
-type mixer struct {
+type Mixer struct {
 	bits       uint
 	mask       uint64
 	shift      uint   // of each xorshift: half the width
@@ -30,13 +35,14 @@ const (
 	mixMul2 = 0x94d049bb133111eb
 )
 
-func newMixer(bits uint) mixer {
-	return mixer{bits: bits, mask: 1<<bits - 1, shift: (bits + 1) / 2, inv1: inverse(mixMul1), inv2: inverse(mixMul2)}
+// New returns the Mixer of keys of bits bits.
+func New(bits uint) Mixer {
+	return Mixer{bits: bits, mask: 1<<bits - 1, shift: (bits + 1) / 2, inv1: inverse(mixMul1), inv2: inverse(mixMul2)}
 }
 
-// newNibbleMixer returns the mixer of keys of 16 nibbles.
-func newNibbleMixer() mixer {
-	m := newMixer(nibbleBits)
+// NewNibbles returns the Mixer of keys of 16 nibbles, each below 11.
+func NewNibbles() Mixer {
+	m := New(nibbleBits)
 	m.nibbles = true
 	return m
 }
@@ -44,8 +50,11 @@ func newNibbleMixer() mixer {
 // nibbleBits is how many bits 16 digits in base 11 take.
 const nibbleBits = 56
 
-// mix returns the mix of key, a number below 2^m.bits.
-func (m mixer) mix(key uint64) uint64 {
+// Bits returns the width of the keys m mixes, and of their mixes.
+func (m Mixer) Bits() uint { return m.bits }
+
+// Mix returns the mix of key, a number below 2^Bits.
+func (m Mixer) Mix(key uint64) uint64 {
 	if m.nibbles {
 		key = nibblesToBase11(key)
 	}
@@ -56,9 +65,9 @@ func (m mixer) mix(key uint64) uint64 {
 	return key ^ key>>m.shift
 }
 
-// unmix inverts mix. Each xorshift is its own inverse: the shift is at
+// Unmix inverts Mix. Each xorshift is its own inverse: the shift is at
 // least half the width, so shifting twice leaves nothing.
-func (m mixer) unmix(h uint64) uint64 {
+func (m Mixer) Unmix(h uint64) uint64 {
 	h ^= h >> m.shift
 	h = h * m.inv2 & m.mask
 	h ^= h >> m.shift
@@ -118,14 +127,23 @@ func inverse(a uint64) uint64 {
 	return x
 }
 
-// hashKey scrambles a key over 64 bits (the splitmix64 finaliser): its
+// Hash scrambles a key over 64 bits (the splitmix64 finaliser): its
 // high bits pick a state's group in the buffered step, and it orders the
 // states of a compact layer and picks a shard's states. The lean step's
-// tables mix keys within their own width instead (mixer).
-func hashKey(key uint64) uint64 {
+// tables mix keys within their own width instead (Mixer).
+func Hash(key uint64) uint64 {
 	key ^= key >> 30
 	key *= 0xbf58476d1ce4e5b9
 	key ^= key >> 27
 	key *= 0x94d049bb133111eb
 	return key ^ key>>31
+}
+
+// Unhash inverts Hash.
+func Unhash(h uint64) uint64 {
+	h ^= h>>31 ^ h>>62
+	h *= 0x319642b2d24d8ec3 // the inverse of 0x94d049bb133111eb modulo 2^64
+	h ^= h>>27 ^ h>>54
+	h *= 0x96de1b173f119089 // the inverse of 0xbf58476d1ce4e5b9
+	return h ^ h>>30 ^ h>>60
 }
