@@ -108,7 +108,7 @@ echo "running: $cmd" >&2
 eval "$cmd" > "$raw"
 # The frontier's operations on one state of 8 rows (17 squares a key, in
 # base 11), which the counts of 8 rows make billions of times a square.
-frontier="go test -run '^\$' -bench 'EncodeKey|DecodeKey|Far|Unmix|Class|Encode\$|DecodeBlock' -count $COUNT ./internal/frontier"
+frontier="go test -run '^\$' -bench 'EncodeKey|DecodeKey|Far|Unmix|Class|Encode\$|DecodeBlock' -count $COUNT ./internal/frontier/..."
 echo "running: $frontier" >&2
 eval "$frontier" >> "$raw"
 

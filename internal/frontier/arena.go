@@ -64,7 +64,7 @@ type group struct {
 	file    *layerFile // on disk, from byte off
 	off     int64
 	words   int // the group's size, in memory or on disk
-	// blocks, for a compact group on disk (compact.go), holds where each
+	// blocks, for a compact group on disk (package compact), holds where each
 	// block of chunkStates states begins in the file, and where the last
 	// one ends.
 	blocks []int64

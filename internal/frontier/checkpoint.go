@@ -14,6 +14,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"github.com/euler1758/knightstour/internal/frontier/compact"
 )
 
 // A checkpoint lets a count of hours survive a stop. With
@@ -317,14 +319,14 @@ func (r *counter) openLayer(ctx context.Context, sums []fileSum, recs [][4]int64
 		switch fs.Order {
 		case "", "hash": // format /2 (or raw)
 		case "mix":
-			lf.order.m = &r.f.mixer
+			lf.order = compact.MixOrder(&r.f.mixer)
 		default:
 			return files, nil, fmt.Errorf("layer file %s in key order %q", fs.Name, fs.Order)
 		}
 		switch fs.Coding {
 		case "": // varints
 		case "rice":
-			lf.coding = riceBlocks
+			lf.coding = compact.Rice
 		default:
 			return files, nil, fmt.Errorf("layer file %s in coding %q", fs.Name, fs.Coding)
 		}

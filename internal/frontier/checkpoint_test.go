@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/euler1758/knightstour/internal/filelock"
+	"github.com/euler1758/knightstour/internal/frontier/compact"
 	gocmp "github.com/google/go-cmp/cmp"
 )
 
@@ -608,13 +609,13 @@ func TestCheckpointOldLayers(t *testing.T) {
 			for i, lf := range cur.files {
 				order := lf.order
 				if tt.hash {
-					order = keyOrder{}
+					order = compact.Order{} // by hash
 				}
 				old, err := createLayerFile(cfg.Checkpoint+".h", 19, i, 0, m.Stride, true, order, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				old.coding = varintBlocks
+				old.coding = compact.Varint
 				files = append(files, old)
 			}
 			var groups []group

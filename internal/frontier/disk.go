@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"unsafe"
+
+	"github.com/euler1758/knightstour/internal/frontier/compact"
 )
 
 // With a spill directory (Config.SpillDir) every layer goes to disk as it
@@ -36,13 +38,13 @@ type layerFile struct {
 	countBits int
 	guard     *diskGuard
 	// stride is the words of a state. The groups a file takes are
-	// compact (compact.go), in key order order, if compact is set, else
+	// compact (package compact), in key order order, if compact is set, else
 	// raw entries.
 	stride  int
 	compact bool
-	order   keyOrder
-	coding  blockCoding // of its compact blocks
-	enc     encoder
+	order   compact.Order
+	coding  compact.Coding // of its compact blocks
+	enc     compact.Encoder
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -51,7 +53,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // square v: prefix, then v and the worker, and for a step resumed after
 // pass passes of it (see stepPart), the passes, as the files of the
 // passes done stay.
-func createLayerFile(prefix string, v, worker, passes, stride int, compact bool, order keyOrder, guard *diskGuard) (*layerFile, error) {
+func createLayerFile(prefix string, v, worker, passes, stride int, compacted bool, order compact.Order, guard *diskGuard) (*layerFile, error) {
 	name := fmt.Sprintf("%s%d-%d.layer", prefix, v, worker)
 	if passes > 0 {
 		name = fmt.Sprintf("%s%d-%d-after%d.layer", prefix, v, worker, passes)
@@ -60,7 +62,7 @@ func createLayerFile(prefix string, v, worker, passes, stride int, compact bool,
 	if err != nil {
 		return nil, fmt.Errorf("frontier: spill: %w", err)
 	}
-	return &layerFile{f: f, name: filepath.Base(name), canPunch: canPunchHoles(f), guard: guard, stride: stride, compact: compact, order: order, coding: codingOf(compact)}, nil
+	return &layerFile{f: f, name: filepath.Base(name), canPunch: canPunchHoles(f), guard: guard, stride: stride, compact: compacted, order: order, coding: codingOf(compacted)}, nil
 }
 
 // write appends the group of entries words and returns the group that
@@ -84,7 +86,7 @@ func (lf *layerFile) write(words []uint64) (group, error) {
 		lf.size += int64(len(b))
 		return g, nil
 	}
-	b, blocks := lf.enc.encode(words, lf.stride, lf.order, lf.coding)
+	b, blocks := lf.enc.Encode(words, lf.stride, lf.order, lf.coding)
 	if err := lf.guard.wrote(len(b)); err != nil {
 		return group{}, err
 	}
@@ -125,8 +127,10 @@ func (lf *layerFile) readPiece(g group, lo int, entries []uint64, stride int, bu
 	if _, err := lf.f.ReadAt(data, from); err != nil {
 		return fmt.Errorf("frontier: reading %s: %w", lf.name, err)
 	}
-	n, err := decodeBlock(data, entries[:len(entries)/stride*lf.stride], lf.stride, lf.order, lf.coding)
-	if err == nil {
+	n, err := compact.Decode(data, entries[:len(entries)/stride*lf.stride], lf.stride, lf.order, lf.coding)
+	if err != nil {
+		err = fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	} else {
 		widen(entries, lf.stride, stride)
 	}
 	if err == nil && n != len(data) {
@@ -216,11 +220,11 @@ func nativeOrder() int {
 
 // codingOf returns the coding of the blocks of a new layer file: Rice
 // blocks where it is compact.
-func codingOf(compact bool) blockCoding {
-	if compact {
-		return riceBlocks
+func codingOf(compacted bool) compact.Coding {
+	if compacted {
+		return compact.Rice
 	}
-	return varintBlocks
+	return compact.Varint
 }
 
 // countBits returns the bits of the largest count of the states of

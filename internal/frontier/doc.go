@@ -30,22 +30,29 @@
 // # Files
 //
 // The files stand in five groups, each using only the groups below it.
-// Under them all are two packages that import nothing of this one:
-// memory (internal/frontier/memory) keeps a count within its memory limit
-// and maps the words of its layers and tables outside the Go heap; mix
-// (internal/frontier/mix) scrambles keys, to group states and to order
-// them on disk.
+// Under them all are three packages that import nothing of this one:
+//
+//   - memory (internal/frontier/memory) keeps a count within its memory
+//     limit and maps the words of its layers and tables outside the Go
+//     heap;
+//   - mix (internal/frontier/mix) scrambles keys, to group states and to
+//     order them on disk;
+//   - compact (internal/frontier/compact) writes the groups of a layer
+//     file in blocks of a few bytes a state, and reads them back.
+//
+// The groups of files:
 //
 //   - State: the board and its sweeps (board.go), the window of slots a
 //     state describes, packed in nibbles (window.go), keys in digits
 //     (keys.go), counts in limbs (limbs.go).
 //   - Store: the arena of slabs (arena.go), layers and their groups
-//     (layer.go), layer files on disk (disk.go, diskguard.go) and their
-//     compact format (compact.go), the lean step's tables (table.go) and
-//     the buffered step's bins (buffer.go), the demand filters (filter.go).
+//     (layer.go), layer files on disk (disk.go, diskguard.go), the lean
+//     step's tables (table.go) and the buffered step's bins (buffer.go),
+//     the demand filters (filter.go).
 //   - Plan: the classes of states and how they split (classes.go), the
-//     passes a step is cut into by them (passes.go), the count's settings and progress reports (config.go),
-//     and the checkpoint's manifest (manifest.go).
+//     passes a step is cut into by them (passes.go), the count's settings
+//     and progress reports (config.go), and the checkpoint's manifest
+//     (manifest.go).
 //   - Step: the counter (counter.go) and the half of the tours it counts
 //     from a start on a diagonal (diagonal.go); a worker expanding states
 //     (worker.go, packed.go); the demand passes (demand.go), their sets

@@ -20,7 +20,7 @@ import (
 
 // checkpointFormat names the manifest's format and the layout of the
 // layers it points to; a change to either must change it. Format /1 named
-// layers of raw entries, /2 compact ones (compact.go) in hash order, /3
+// layers of raw entries, /2 compact ones (package compact) in hash order, /3
 // gives each file's key order: a count still resumes from all three, and
 // goes on with compact layers in the order of each step.
 const (

@@ -1,10 +1,13 @@
 package frontier
 
+import "github.com/euler1758/knightstour/internal/frontier/compact"
+
 // The sizes a count cuts its work into: chunks of states for the
 // workers, groups of a layer, and how many passes a buffered step may take.
 
-// chunkStates is how many states a worker takes at a time.
-const chunkStates = 1 << 12
+// chunkStates is how many states a worker takes at a time: a block of a
+// compact layer, which is read a block at a time.
+const chunkStates = compact.BlockStates
 
 // groupStates is about how many states a group of a layer should hold:
 // few enough that packing one group's table costs little memory, many
@@ -53,3 +56,8 @@ const wholeBuckets = 16
 // test build), 6 min 36 s in up to 27 passes a square, at most 61.6
 // million.
 const maxBufferedPasses = 12
+
+// keepStates is the most states a group may have for a worker's buffer
+// that packs it to stay for the next (stepper.scratch): a giant group's
+// would stay for the rest of the count beside its states.
+const keepStates = 1 << 16

@@ -5,9 +5,13 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/euler1758/knightstour/internal/frontier/compact"
 	"github.com/euler1758/knightstour/internal/frontier/mix"
 	"github.com/euler1758/knightstour/internal/pool"
 )
+
+// compactStates is the size of the smallest layer kept compact on disk.
+const compactStates = 1 << 26
 
 // compactLayer reports whether the layer after a step expected to hold
 // est states goes to disk compact: where it is large (compactStates) and
@@ -111,10 +115,10 @@ type stepper struct {
 // checkpoint has made some already).
 func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) error {
 	r, v, stride := s.r, s.v, s.r.k+1
-	compact := r.spill && !s.final && r.compactLayer(s.newStates())
+	compactNext := r.spill && !s.final && r.compactLayer(s.newStates())
 	s.grouping = groupsAsKeys // a lean step's groups are by mix, whatever the rule
 	if !lean {
-		s.grouping = r.f.grouping(compact)
+		s.grouping = r.f.grouping(compactNext)
 		if r.cfg.hashGroups && s.grouping == groupsByMix {
 			s.grouping = groupsAsKeys
 		}
@@ -152,11 +156,11 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 				if part != nil {
 					after = part.Passes
 				}
-				order := keyOrder{} // a buffered step's groups are by hash
+				var order compact.Order // a buffered step's groups are by hash
 				if lean || s.grouping == groupsByMix || s.grouping == groupsByNextClass {
-					order.m = &r.f.mixer // a lean step's, by mix
+					order = compact.MixOrder(&r.f.mixer) // a lean step's, by mix
 				}
-				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, compact, order, r.disk)
+				lf, err := createLayerFile(r.layerPrefix(), v, i, after, stride, compactNext, order, r.disk)
 				if err != nil {
 					return err
 				}

@@ -1,26 +1,14 @@
-package frontier
-
-import (
-	"cmp"
-	"encoding/binary"
-	"fmt"
-	"math/bits"
-	"slices"
-
-	"github.com/euler1758/knightstour/internal/frontier/mix"
-)
-
-// Layers on disk are compact: 16 bytes a state in memory (a key and a
-// count) take 5 to 9 on disk. Within a group, the states are sorted by a
-// bijection of their keys, the group's key order (keyOrder), and cut into
-// blocks of chunkStates states, the pieces the next step reads one at a
-// time. A block holds its length in bytes and then its states: the first
-// one's value, and for each the difference from the last value and the
-// limbs of its count, as Rice codes (ricecode.go; files written before
-// them hold every value and limb as an unsigned varint, varintBlocks).
-// The order is the bijection that chose the group:
-// mix.Hash for a buffered step's groups, the board's mixer for a lean
-// step's. The values of a group then share their top bits and are spread
+// Package compact writes the groups of states of a layer file compact, and
+// reads them back: 16 bytes a state in memory (a key and a count) take 5
+// to 9 on disk. Within a group, the states are sorted by a bijection of
+// their keys, the group's key order (Order), and cut into blocks of
+// BlockStates states, the pieces a step reads one at a time. A block
+// holds its length in bytes and then its states: the first one's value,
+// and for each the difference from the last value and the limbs of its
+// count, as Rice codes (Rice; files written before them hold every value
+// and limb as an unsigned varint, Varint). The order is the bijection
+// that chose the group: mix.Hash for a buffered step's groups, the
+// board's Mixer for a lean step's. The values of a group then share their top bits and are spread
 // evenly below them, so the differences take about log2(span / states)
 // bits, where span is what the group's values range over: 2^44 for a
 // group of 8x8 (61-bit mixes, 2^17 groups), about 4 bytes for 20,000
@@ -34,21 +22,41 @@ import (
 // disk took 17% longer with every layer compact (110 s against 94, and
 // 0.41 GB of disk at the peak against 0.84), and they took a quarter of
 // the time of the buffered steps of 8x9 in passes (perf, square 39). So
-// only layers that disk could run short of are compact: see compactLayer.
+// a count makes compact only the layers that its disk could run short of.
+package compact
 
-// compactStates is the size of the smallest layer kept compact on disk.
-const compactStates = 1 << 26
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"github.com/euler1758/knightstour/internal/frontier/mix"
+)
 
 // keepStates is the most states a group may have for the buffers that
-// pack it to stay for the next (encoder, stepper.scratch).
+// pack it to stay for the next (Encoder.Encode).
 const keepStates = 1 << 16
 
-// A keyOrder is the bijection on keys that orders the states of a
-// compact group: mix.Hash (m nil) or the mixer m.
-type keyOrder struct{ m *mix.Mixer }
+// ErrCorrupt reports a block that is not one Encode wrote: torn,
+// truncated or forged.
+var ErrCorrupt = errors.New("layer file corrupt")
+
+// An Order is the bijection on keys that orders the states of a compact
+// group: mix.Hash (the zero Order) or a board's Mixer (MixOrder).
+type Order struct{ m *mix.Mixer }
+
+// MixOrder returns the Order of the mixes of m.
+func MixOrder(m *mix.Mixer) Order { return Order{m} }
+
+// BlockStates is how many states a block holds, all but a group's last:
+// a reader of a group decodes it a block at a time.
+const BlockStates = 1 << 12
 
 // value returns key's place in the order.
-func (o keyOrder) value(key uint64) uint64 {
+func (o Order) value(key uint64) uint64 {
 	if o.m == nil {
 		return mix.Hash(key)
 	}
@@ -56,7 +64,7 @@ func (o keyOrder) value(key uint64) uint64 {
 }
 
 // key inverts value.
-func (o keyOrder) key(value uint64) uint64 {
+func (o Order) key(value uint64) uint64 {
 	if o.m == nil {
 		return mix.Unhash(value)
 	}
@@ -64,15 +72,16 @@ func (o keyOrder) key(value uint64) uint64 {
 }
 
 // String names the order as a checkpoint does: "hash" or "mix".
-func (o keyOrder) String() string {
+func (o Order) String() string {
 	if o.m == nil {
 		return "hash"
 	}
 	return "mix"
 }
 
-// encoder turns groups of entries into blocks; each worker has its own.
-type encoder struct {
+// An Encoder turns groups of entries into blocks, keeping its buffers
+// from one group to the next; each worker has its own.
+type Encoder struct {
 	order, spare []sortable
 	starts       []int32 // bucket starts, for sortByValue
 	buf          []byte
@@ -87,10 +96,10 @@ type sortable struct {
 	at int
 }
 
-// encode returns the blocks of the group of entries (stride words each),
-// in key order o and coding c, and the offset of each block from the first; the slices
-// are the encoder's, valid until its next call.
-func (e *encoder) encode(entries []uint64, stride int, o keyOrder, c blockCoding) (data []byte, blocks []int64) {
+// Encode returns the blocks of the group of entries (stride words each),
+// in key order o and coding c, and the offset of each block from the
+// first; the slices are the Encoder's, valid until its next call.
+func (e *Encoder) Encode(entries []uint64, stride int, o Order, c Coding) (data []byte, blocks []int64) {
 	n := len(entries) / stride
 	e.order = e.order[:0]
 	for i := range n {
@@ -100,14 +109,14 @@ func (e *encoder) encode(entries []uint64, stride int, o keyOrder, c blockCoding
 	e.buf = e.buf[:0]
 	blocks = e.blocks[:0]
 	body := e.body
-	for lo := 0; lo < n; lo += chunkStates {
+	for lo := 0; lo < n; lo += BlockStates {
 		blocks = append(blocks, int64(len(e.buf)))
 		body = body[:0]
-		if c == riceBlocks {
-			body = encodeRice(body, e.order[lo:min(n, lo+chunkStates)], entries, stride)
+		if c == Rice {
+			body = encodeRice(body, e.order[lo:min(n, lo+BlockStates)], entries, stride)
 		} else {
 			last := uint64(0)
-			for _, s := range e.order[lo:min(n, lo+chunkStates)] {
+			for _, s := range e.order[lo:min(n, lo+BlockStates)] {
 				body = binary.AppendUvarint(body, s.h-last)
 				last = s.h
 				for _, limb := range entries[s.at+1 : s.at+stride] {
@@ -126,7 +135,7 @@ func (e *encoder) encode(entries []uint64, stride int, o keyOrder, c blockCoding
 	e.body, e.blocks = body, blocks
 	data = e.buf
 	if n > keepStates {
-		*e = encoder{}
+		*e = Encoder{}
 	}
 	return data, blocks
 }
@@ -139,7 +148,7 @@ func (e *encoder) encode(entries []uint64, stride int, o keyOrder, c blockCoding
 // the time of packing a layer to disk. A bucket that is large all the
 // same, were the values ever to cluster, gets a comparison sort of its
 // own.
-func (e *encoder) sortByValue() {
+func (e *Encoder) sortByValue() {
 	n := len(e.order)
 	if n < 2 {
 		return
@@ -191,16 +200,18 @@ func (e *encoder) sortByValue() {
 	e.order, e.spare = out, e.order
 }
 
-// decodeBlock fills entries (states of stride words) from the block at
-// the start of data, in key order o and coding c, which holds at least its length and
-// body, and returns the bytes the block took.
-func decodeBlock(data []byte, entries []uint64, stride int, o keyOrder, c blockCoding) (int, error) {
+// Decode fills entries (states of stride words) from the block at the
+// start of data, in key order o and coding c, and returns the bytes the
+// block took. data holds at least the block's length and body; a block
+// that does not fill entries exactly, or that is cut short, returns an
+// error that wraps ErrCorrupt.
+func Decode(data []byte, entries []uint64, stride int, o Order, c Coding) (int, error) {
 	size, head := binary.Uvarint(data)
 	if head <= 0 || size > uint64(len(data)-head) {
-		return 0, fmt.Errorf("%w: a layer block of %d bytes in %d", ErrCheckpoint, size, len(data)-head)
+		return 0, fmt.Errorf("%w: a layer block of %d bytes in %d", ErrCorrupt, size, len(data)-head)
 	}
 	body := data[head : head+int(size)]
-	if c == riceBlocks {
+	if c == Rice {
 		if err := decodeRice(body, entries, stride, o); err != nil {
 			return 0, err
 		}
@@ -210,7 +221,7 @@ func decodeBlock(data []byte, entries []uint64, stride int, o keyOrder, c blockC
 	for i := 0; i < len(entries); i += stride {
 		d, m := readUvarint(body)
 		if m <= 0 {
-			return 0, fmt.Errorf("%w: a layer block ends after %d of %d states", ErrCheckpoint, i/stride, len(entries)/stride)
+			return 0, fmt.Errorf("%w: a layer block ends after %d of %d states", ErrCorrupt, i/stride, len(entries)/stride)
 		}
 		body = body[m:]
 		last += d
@@ -218,14 +229,14 @@ func decodeBlock(data []byte, entries []uint64, stride int, o keyOrder, c blockC
 		for j := i + 1; j < i+stride; j++ {
 			limb, m := readUvarint(body)
 			if m <= 0 {
-				return 0, fmt.Errorf("%w: a layer block ends in a count", ErrCheckpoint)
+				return 0, fmt.Errorf("%w: a layer block ends in a count", ErrCorrupt)
 			}
 			body = body[m:]
 			entries[j] = limb
 		}
 	}
 	if len(body) != 0 {
-		return 0, fmt.Errorf("%w: a layer block holds %d bytes more than its states", ErrCheckpoint, len(body))
+		return 0, fmt.Errorf("%w: a layer block holds %d bytes more than its states", ErrCorrupt, len(body))
 	}
 	return head + int(size), nil
 }

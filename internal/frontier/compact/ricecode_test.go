@@ -1,4 +1,4 @@
-package frontier
+package compact
 
 import (
 	"math/rand/v2"
@@ -107,7 +107,7 @@ func TestZigzag(t *testing.T) {
 func FuzzDecodeBlock(f *testing.F) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	m := mix.New(61)
-	for _, c := range []blockCoding{varintBlocks, riceBlocks} {
+	for _, c := range []Coding{Varint, Rice} {
 		for _, stride := range []int{2, 3} {
 			entries := make([]uint64, 40*stride)
 			for i := range entries {
@@ -116,16 +116,16 @@ func FuzzDecodeBlock(f *testing.F) {
 					entries[i] = m.Unmix(uint64(i)<<40 | rng.Uint64N(1<<40))
 				}
 			}
-			var e encoder
-			data, _ := e.encode(entries, stride, keyOrder{&m}, c)
+			var e Encoder
+			data, _ := e.Encode(entries, stride, Order{&m}, c)
 			f.Add(data, uint8(stride), uint8(c))
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte, stride, coding uint8) {
 		s := 2 + int(stride)%3
-		out := make([]uint64, min(chunkStates, 64)*s)
+		out := make([]uint64, min(BlockStates, 64)*s)
 		for _, n := range []int{1, 40, 64} {
-			if n, err := decodeBlock(data, out[:n*s], s, keyOrder{&m}, blockCoding(coding%2)); err == nil && n > len(data) {
+			if n, err := Decode(data, out[:n*s], s, Order{&m}, Coding(coding%2)); err == nil && n > len(data) {
 				t.Fatalf("decoded %d bytes of %d", n, len(data))
 			}
 		}

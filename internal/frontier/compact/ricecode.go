@@ -1,4 +1,4 @@
-package frontier
+package compact
 
 import (
 	"encoding/binary"
@@ -32,21 +32,21 @@ import (
 // the last (none for the first) and the length and low bits of each limb
 // of its count. The last byte is padded with zero bits.
 
-// blockCoding is how the compact blocks of a layer file write their states.
-type blockCoding uint8
+// Coding is how the compact blocks of a layer file write their states.
+type Coding uint8
 
 const (
-	// varintBlocks writes differences and limbs as unsigned varints: the
-	// files of checkpoints written before riceBlocks.
-	varintBlocks blockCoding = iota
-	// riceBlocks writes them as Rice codes, bit-packed (this file).
-	riceBlocks
+	// Varint writes differences and limbs as unsigned varints: the
+	// files of checkpoints written before Rice.
+	Varint Coding = iota
+	// Rice writes them as Rice codes, bit-packed (ricecode.go).
+	Rice
 )
 
 // String names the coding as a checkpoint records it: "" for varints,
 // which a record without one means.
-func (c blockCoding) String() string {
-	if c == riceBlocks {
+func (c Coding) String() string {
+	if c == Rice {
 		return "rice"
 	}
 	return ""
@@ -304,10 +304,10 @@ func encodeRice(dst []byte, order []sortable, entries []uint64, stride int) []by
 // through the reader's methods, each code loaded and stored the reader's
 // fields, and decoding took 27 to 31 ns a state (BenchmarkDecodeBlock)
 // against 23 to 25.
-func decodeRice(body []byte, entries []uint64, stride int, o keyOrder) error {
+func decodeRice(body []byte, entries []uint64, stride int, o Order) error {
 	head := riceHead(stride)
 	if len(body) < head {
-		return fmt.Errorf("%w: a layer block of %d bytes, short of its head", ErrCheckpoint, len(body))
+		return fmt.Errorf("%w: a layer block of %d bytes, short of its head", ErrCorrupt, len(body))
 	}
 	last := binary.LittleEndian.Uint64(body)
 	kd := uint(body[8])
@@ -320,7 +320,7 @@ func decodeRice(body []byte, entries []uint64, stride int, o keyOrder) error {
 		lc = append(lc, limbCode{uint(body[7+2*j]), int(body[8+2*j])})
 	}
 	if kd > 63 || slices.ContainsFunc(lc, func(c limbCode) bool { return c.k > 63 || c.mid > 64 }) {
-		return fmt.Errorf("%w: a layer block with codes % x", ErrCheckpoint, body[8:head])
+		return fmt.Errorf("%w: a layer block with codes % x", ErrCorrupt, body[8:head])
 	}
 	data := body[head:]
 	r := bitReader{data: data} // for what the loop leaves to it
@@ -357,7 +357,7 @@ func decodeRice(body []byte, entries []uint64, stride int, o keyOrder) error {
 			}
 			if j == i { // the difference from the last state's value
 				if v == 0 || last+v < last {
-					return fmt.Errorf("%w: a layer block's states out of order", ErrCheckpoint)
+					return fmt.Errorf("%w: a layer block's states out of order", ErrCorrupt)
 				}
 				last += v
 				entries[i] = o.key(last)
@@ -367,7 +367,7 @@ func decodeRice(body []byte, entries []uint64, stride int, o keyOrder) error {
 			var limb uint64
 			switch {
 			case l < 0 || l > 64:
-				return fmt.Errorf("%w: a count of %d bits in a layer block", ErrCheckpoint, l)
+				return fmt.Errorf("%w: a count of %d bits in a layer block", ErrCorrupt, l)
 			case l == 1:
 				limb = 1
 			case l > 1:
@@ -395,12 +395,12 @@ func decodeRice(body []byte, entries []uint64, stride int, o keyOrder) error {
 			entries[j] = limb
 		}
 		if r.bad {
-			return fmt.Errorf("%w: a layer block ends after %d of %d states", ErrCheckpoint, i/stride, len(entries)/stride)
+			return fmt.Errorf("%w: a layer block ends after %d of %d states", ErrCorrupt, i/stride, len(entries)/stride)
 		}
 	}
 	r.pos, r.acc, r.n = pos, acc, n
 	if !r.end() {
-		return fmt.Errorf("%w: a layer block holds more than its states", ErrCheckpoint)
+		return fmt.Errorf("%w: a layer block holds more than its states", ErrCorrupt)
 	}
 	return nil
 }

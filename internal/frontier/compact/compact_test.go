@@ -1,15 +1,12 @@
-package frontier
+package compact
 
 import (
 	"bufio"
 	"cmp"
-	"context"
 	"encoding/binary"
-	"errors"
 	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -24,8 +21,8 @@ func TestCompactBlocks(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	m := mix.New(61) // the keys of boards 8 wide
-	for _, c := range []blockCoding{varintBlocks, riceBlocks} {
-		for _, o := range []keyOrder{{}, {&m}} {
+	for _, c := range []Coding{Varint, Rice} {
+		for _, o := range []Order{{}, {&m}} {
 			for _, stride := range []int{2, 3} {
 				testCompactBlocks(t, rng, o, stride, c)
 			}
@@ -33,10 +30,10 @@ func TestCompactBlocks(t *testing.T) {
 	}
 }
 
-func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int, c blockCoding) {
+func testCompactBlocks(t *testing.T, rng *rand.Rand, o Order, stride int, c Coding) {
 	t.Helper()
-	var e encoder // one for all: a giant group's buffers go, the others' stay
-	for _, n := range []int{1, 2, chunkStates - 1, chunkStates, chunkStates + 1, 3*chunkStates + 17, keepStates + 1} {
+	var e Encoder // one for all: a giant group's buffers go, the others' stay
+	for _, n := range []int{1, 2, BlockStates - 1, BlockStates, BlockStates + 1, 3*BlockStates + 17, keepStates + 1} {
 		entries := make([]uint64, n*stride)
 		seen := map[uint64]bool{} // a group's keys are distinct
 		for i := range entries {
@@ -52,8 +49,8 @@ func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int, c b
 				entries[i] = rng.Uint64N(1000)
 			}
 		}
-		data, blocks := e.encode(entries, stride, o, c)
-		if want := (n + chunkStates - 1) / chunkStates; len(blocks) != want {
+		data, blocks := e.Encode(entries, stride, o, c)
+		if want := (n + BlockStates - 1) / BlockStates; len(blocks) != want {
 			t.Fatalf("%d states: %d blocks, want %d", n, len(blocks), want)
 		}
 		var got []uint64
@@ -62,8 +59,8 @@ func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int, c b
 			if b+1 < len(blocks) {
 				end = blocks[b+1]
 			}
-			out := make([]uint64, min(chunkStates, n-b*chunkStates)*stride)
-			m, err := decodeBlock(data[at:end], out, stride, o, c)
+			out := make([]uint64, min(BlockStates, n-b*BlockStates)*stride)
+			m, err := Decode(data[at:end], out, stride, o, c)
 			if err != nil || int64(m) != end-at {
 				t.Fatalf("%d states, block %d: %v, took %d of %d bytes", n, b, err, m, end-at)
 			}
@@ -77,30 +74,14 @@ func testCompactBlocks(t *testing.T, rng *rand.Rand, o keyOrder, stride int, c b
 		if kept := cap(e.order) > 0; kept != (n <= keepStates) {
 			t.Errorf("%d states: the encoder kept its buffers: %v", n, kept)
 		}
-		// Read into states of a limb more and widened, as readPiece reads a
-		// file of narrower counts, the block's counts gain a zero limb.
-		wide := make([]uint64, min(chunkStates, n)*(stride+1))
-		end := int64(len(data))
-		if len(blocks) > 1 {
-			end = blocks[1]
-		}
-		if _, err := decodeBlock(data[:end], wide[:len(wide)/(stride+1)*stride], stride, o, c); err != nil {
-			t.Fatalf("%d states, widened: %v", n, err)
-		}
-		widen(wide, stride, stride+1)
-		for i, w := range states(wide, stride+1) {
-			if !slices.Equal(w[:stride], want[i]) || w[stride] != 0 {
-				t.Fatalf("%d states, widened: state %d is %v, want %v and 0", n, i, w, want[i])
-			}
-		}
 		// A block cut short, or with a byte more, is refused.
 		if n > 1 {
 			end := int64(len(data))
 			if len(blocks) > 1 {
 				end = blocks[1]
 			}
-			out := make([]uint64, min(chunkStates, n)*stride)
-			if _, err := decodeBlock(data[:end-1], out, stride, o, c); err == nil {
+			out := make([]uint64, min(BlockStates, n)*stride)
+			if _, err := Decode(data[:end-1], out, stride, o, c); err == nil {
 				t.Errorf("%d states: a block cut short decoded", n)
 			}
 		}
@@ -118,18 +99,18 @@ func states(entries []uint64, stride int) [][]uint64 {
 // BenchmarkEncode encodes a group of 2^14 states, the lean step's groups,
 // in each coding, reporting ns/state and the bytes a state takes.
 func BenchmarkEncode(b *testing.B) {
-	const n, stride = groupStates, 2
+	const n, stride = 1 << 14, 2
 	rng := rand.New(rand.NewPCG(5, 6))
 	entries := make([]uint64, n*stride)
 	for i := range n {
 		entries[i*stride], entries[i*stride+1] = rng.Uint64()>>3, rng.Uint64N(1<<20)
 	}
-	for _, c := range []blockCoding{varintBlocks, riceBlocks} {
+	for _, c := range []Coding{Varint, Rice} {
 		b.Run(codingName(c), func(b *testing.B) {
-			var e encoder
+			var e Encoder
 			var size int
 			for b.Loop() {
-				data, _ := e.encode(entries, stride, keyOrder{}, c)
+				data, _ := e.Encode(entries, stride, Order{}, c)
 				size = len(data)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/state")
@@ -139,8 +120,8 @@ func BenchmarkEncode(b *testing.B) {
 }
 
 // codingName names a coding for a test or benchmark.
-func codingName(c blockCoding) string {
-	if c == varintBlocks {
+func codingName(c Coding) string {
+	if c == Varint {
 		return "varints"
 	}
 	return c.String()
@@ -189,24 +170,24 @@ func TestReadUvarint(t *testing.T) {
 // top bits (2^44 apart at most), and counts of two limbs, mostly small,
 // reporting ns/state.
 func BenchmarkDecodeBlock(b *testing.B) {
-	const n, stride = groupStates, 3
+	const n, stride = 1 << 14, 3
 	rng := rand.New(rand.NewPCG(5, 6))
 	m := mix.New(61)
-	o := keyOrder{m: &m}
+	o := Order{m: &m}
 	entries := make([]uint64, n*stride)
 	for i := range n {
 		entries[i*stride] = m.Unmix(0x1234<<44 | rng.Uint64N(1<<44))
 		entries[i*stride+1] = rng.Uint64N(1 << (4 * rng.IntN(8)))
 	}
-	for _, c := range []blockCoding{varintBlocks, riceBlocks} {
+	for _, c := range []Coding{Varint, Rice} {
 		b.Run(codingName(c), func(b *testing.B) {
-			var e encoder
-			data, blocks := e.encode(entries, stride, o, c)
-			out := make([]uint64, chunkStates*stride)
+			var e Encoder
+			data, blocks := e.Encode(entries, stride, o, c)
+			out := make([]uint64, BlockStates*stride)
 			for b.Loop() {
 				for i, at := range blocks {
-					states := min(chunkStates, n-i*chunkStates)
-					if _, err := decodeBlock(data[at:], out[:states*stride], stride, o, c); err != nil {
+					states := min(BlockStates, n-i*BlockStates)
+					if _, err := Decode(data[at:], out[:states*stride], stride, o, c); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -232,8 +213,8 @@ func TestSortByValue(t *testing.T) {
 		{"one bucket", func(int) uint64 { return rng.Uint64() >> 40 }},
 		{"some clustered", func(i int) uint64 { return rng.Uint64() >> (40 * (i % 2)) }},
 	} {
-		for _, n := range []int{0, 1, 2, 17, 1000, groupStates} {
-			var e encoder
+		for _, n := range []int{0, 1, 2, 17, 1000, 1 << 14} {
+			var e Encoder
 			seen := map[uint64]bool{} // the hashes of distinct keys
 			for i := range n {
 				h := tt.hash(i)
@@ -253,52 +234,22 @@ func TestSortByValue(t *testing.T) {
 	}
 }
 
-// TestLayerBytes checks what the compact layers of a count of keys in
-// digits (9x3 with free ends, across) take on disk, stopped after a wide
-// square: less where a buffered step groups them by mix than by hash, by
-// about the 3 bits a difference that 61-bit mixes spare over 64-bit
-// hashes.
-func TestLayerBytes(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
-	var perState [2]float64
-	for i, hash := range []bool{false, true} {
-		cfg := Config{Rows: 9, Cols: 3, Mode: FreeEnds, Sweep: SweepNarrow, Across: true, Workers: 2, MemoryLimit: 1 << 30, compact: true, hashGroups: hash}
-		cfg.Checkpoint = filepath.Join(t.TempDir(), "c")
-		if err := interrupted(t, cfg, 14); !errors.Is(err, context.Canceled) {
-			t.Fatalf("stopped with %v", err)
-		}
-		m := readManifest(t, cfg.Checkpoint)
-		var size int64
-		for _, f := range m.Files {
-			if f.Coding != "rice" {
-				t.Errorf("hash %v: a layer file in coding %q, want rice", hash, f.Coding)
-			}
-			size += f.Size
-		}
-		perState[i] = float64(size) / float64(m.States[m.Squares-1])
-		t.Logf("grouped by hash %v: %.3f bytes a state after square %d", hash, perState[i], m.Squares)
-	}
-	if saved := (perState[1] - perState[0]) * 8; saved < 2.5 || saved > 3.5 {
-		t.Errorf("grouped by mix: %.2f bits a state fewer than by hash, want about 3", saved)
-	}
-}
-
 // TestRecodeLayer, given KNIGHTSTOUR_RECODE (a layer file of varint
 // blocks of states of one limb, such as an older checkpoint's, then its
 // key order, "hash" or "mix"), reads its first blocks (up to 60,000), writes each again
 // as a Rice block, reads that back, and reports the bytes a state of
 // both, the figures docs/performance.md gives:
 //
-//	KNIGHTSTOUR_RECODE="/data/ckpt.53-0.layer mix" go test -run TestRecodeLayer -v ./internal/frontier
+//	KNIGHTSTOUR_RECODE="/data/ckpt.53-0.layer mix" go test -run TestRecodeLayer -v ./internal/frontier/compact
 func TestRecodeLayer(t *testing.T) {
 	file, order, ok := strings.Cut(os.Getenv("KNIGHTSTOUR_RECODE"), " ")
 	if !ok {
 		t.Skip(`KNIGHTSTOUR_RECODE="FILE hash|mix" measures a layer file`)
 	}
-	o := keyOrder{}
+	var o Order
 	if order == "mix" {
 		m := mix.New(61) // any bijection of the values: the keys of 8 rows
-		o.m = &m
+		o = MixOrder(&m)
 	}
 	f, err := os.Open(file)
 	if err != nil {
@@ -306,10 +257,10 @@ func TestRecodeLayer(t *testing.T) {
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<20)
-	var e encoder
+	var e Encoder
 	var varints, rice, states int64
-	out := make([]uint64, 2*chunkStates)
-	back := make([]uint64, 2*chunkStates)
+	out := make([]uint64, 2*BlockStates)
+	back := make([]uint64, 2*BlockStates)
 	for range 60000 {
 		size, err := binary.ReadUvarint(r)
 		if err == io.EOF {
@@ -326,16 +277,16 @@ func TestRecodeLayer(t *testing.T) {
 		for body := data[len(data)-int(size):]; len(body) > 0; n++ {
 			_, a := binary.Uvarint(body)
 			_, b := binary.Uvarint(body[max(a, 0):])
-			if a <= 0 || b <= 0 || n == chunkStates {
-				t.Fatalf("block %d is not of varints of states of one limb", states/chunkStates)
+			if a <= 0 || b <= 0 || n == BlockStates {
+				t.Fatalf("block %d is not of varints of states of one limb", states/BlockStates)
 			}
 			body = body[a+b:]
 		}
-		if _, err := decodeBlock(data, out[:2*n], 2, o, varintBlocks); err != nil {
+		if _, err := Decode(data, out[:2*n], 2, o, Varint); err != nil {
 			t.Fatal(err)
 		}
-		coded, _ := e.encode(out[:2*n], 2, o, riceBlocks)
-		if _, err := decodeBlock(coded, back[:2*n], 2, o, riceBlocks); err != nil {
+		coded, _ := e.Encode(out[:2*n], 2, o, Rice)
+		if _, err := Decode(coded, back[:2*n], 2, o, Rice); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(out[:2*n], back[:2*n]) {
