@@ -28,10 +28,6 @@ const (
 	maxBuckets    = 1 << maxBucketBits
 )
 
-// bucketBits returns the log2 of the buckets of the step's bins: one a
-// group, up to maxBuckets.
-func (s *stepper) bucketBits() uint { return min(s.gbits, maxBucketBits) }
-
 // A grouping picks the group of a buffered step's state: the top bits of
 // hash(key). It can pick by the state's demand alone (the kind of each
 // window square, and z), so that the states of a group share a few

@@ -196,3 +196,35 @@ func (r *counter) memoryError(v, size int) error {
 	return fmt.Errorf("%w: more than %d bytes of states at square %d of %d (%d states before it); raise the memory limit (-memory, WithMemoryLimit) or use a machine with more memory",
 		ErrMemoryLimit, r.mem.Limit(), v+1, r.f.n, size)
 }
+
+// pairStart sets mirror, pair and unfold for a count from the start added
+// last (see counter.pair). A start that is its own reflection needs no
+// pair. Any other is paired where a step that keeps reflections comes at
+// most a column before its pair: the steps between, by the filters of
+// either start but keeping every state, would make more states than the
+// pair saves (SweepRows keeps reflections only in the first columns).
+func (r *counter) pairStart() {
+	f := r.f
+	if f.w%2 == 0 {
+		return
+	}
+	pair := f.reflection(r.start)
+	if pair == r.start {
+		r.mirror = true
+		return
+	}
+	for u := pair - 1; u >= max(0, pair-f.w); u-- {
+		if f.shifts[u].mirrored {
+			r.mirror, r.paired, r.pair, r.unfold = true, true, pair, u+1
+			return
+		}
+	}
+}
+
+// unpair makes the count one from the start alone, as counts before
+// pairs were: a checkpoint of one of those goes on as it began.
+func (r *counter) unpair() {
+	if r.paired {
+		r.mirror, r.paired = false, false
+	}
+}

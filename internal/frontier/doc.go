@@ -29,8 +29,9 @@
 //
 // # Files
 //
-// The files stand in five groups, each using only the groups below it.
-// Under them all are three packages that import nothing of this one:
+// The files stand in five tiers: each uses only what its own tier and
+// the tiers below it declare (TestFileTiers checks it). Under them all
+// are three packages that import nothing of this one:
 //
 //   - memory (internal/frontier/memory) keeps a count within its memory
 //     limit and maps the words of its layers and tables outside the Go
@@ -40,25 +41,28 @@
 //   - compact (internal/frontier/compact) writes the groups of a layer
 //     file in blocks of a few bytes a state, and reads them back.
 //
-// The groups of files:
+// The tiers, from the lowest:
 //
 //   - State: the board and its sweeps (board.go), the window of slots a
 //     state describes, packed in nibbles (window.go), keys in digits
-//     (keys.go), counts in limbs (limbs.go).
-//   - Store: the arena of slabs (arena.go), layers and their groups
-//     (layer.go), layer files on disk (disk.go, diskguard.go), the lean
-//     step's tables (table.go) and the buffered step's bins (buffer.go),
-//     the demand filters (filter.go).
-//   - Plan: the classes of states and how they split (classes.go), the
-//     passes a step is cut into by them (passes.go), the count's settings
-//     and progress reports (config.go), and the checkpoint's manifest
-//     (manifest.go).
+//     (keys.go), counts in limbs (limbs.go), the sizes work is cut into
+//     (sizes.go), and the errors a count returns (errors.go).
+//   - Store: the arena of slabs (arena.go), layer files on disk (disk.go,
+//     diskguard.go) and the holes punched in them (punch_*.go), the lean
+//     step's tables (table.go), the demand filters (filter.go).
+//   - Plan: the classes of states and how they split (classes.go,
+//     classtable.go), the passes a step is cut into by them (passes.go),
+//     layers and the classes their groups hold (layer.go), the count's
+//     settings and progress reports (config.go), and the checkpoint's
+//     manifest (manifest.go).
 //   - Step: the counter (counter.go) and the half of the tours it counts
 //     from a start on a diagonal (diagonal.go); a worker expanding states
-//     (worker.go, packed.go); the demand passes (demand.go), their sets
+//     (worker.go, packed.go) into the buffered step's bins (buffer.go) or
+//     the lean step's tables; the demand passes (demand.go), their sets
 //     (demandset.go) and their file (demandfile.go); one step's machinery
 //     (stepper.go) and checkpoints (checkpoint.go); the plan of passes
-//     (plan.go); the lean and buffered steps (lean.go, buffered.go); and
-//     the step that picks one (step.go).
+//     (plan.go), and the groups of a layer given back to the disk as the
+//     passes are done with them (giveback.go); the lean and buffered
+//     steps (lean.go, buffered.go); and the step that picks one (step.go).
 //   - Count: Count and its Result (count.go).
 package frontier

@@ -180,8 +180,8 @@ func (f *board) encodeGrowing(a *slotCodes, z int, from *[MaxSlots]int8) (key ui
 // layer after square u, whose window is its own reflection
 // (shift.mirrored), on a board of odd width, where the reflection keeps
 // the colours and so the z-state.
-func (r *counter) reflectKey(key uint64, u int) uint64 {
-	f, st := r.f, &r.f.shifts[u]
+func (f *board) reflectKey(key uint64, u int) uint64 {
+	st := &f.shifts[u]
 	if f.packed {
 		z := 0
 		if f.zInKey {

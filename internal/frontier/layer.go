@@ -46,24 +46,6 @@ func (l *layer) onDisk() bool {
 	return true
 }
 
-// The buffered step frees the slabs of the layer it expands while it
-// fills bins, and then fills as many slabs with the next layer: a slab
-// fresh from the kernel costs a fault and the zeroing of every page (9%
-// of the time of 7x7 from the corner), where one given back in the same
-// step can be used again as it is. So while recycle is set, the slabs the
-// arenas give back wait in spare, still counted as used, for the arenas'
-// next slabs, whatever their size. The peak stays that of the step's
-// start and end, when the layers and the bins are whole: what waits in
-// spare is memory the step held a moment before. The spare slabs a step
-// leaves wait for the next one too, whose bins they become: dropped at
-// each step's end, they would be mapped afresh a step later (on 7x7 from
-// the corner, zeroing pages takes 3.5% of the processor time with them
-// kept, 8% without). Other steps do not recycle: the lean step's tables come from spaces of
-// their own, and the memory a layer gives back there must be free for
-// them, so a step that is lean or made in passes, or that would pass the
-// limit, drops the spare slabs first, as does any grab the limit would
-// refuse.
-
 // classParts says which classes the groups of a layer hold: by the
 // partition, groups [lo, hi) of each range hold only states of its
 // classes, and the ranges cover the layer's groups in order.

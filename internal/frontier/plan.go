@@ -206,7 +206,7 @@ func (s *stepper) measure(shard bool) (float64, error) {
 		before := w.made
 		w.expandKey(key, val)
 		if r.unfolds(s.v) {
-			w.expandKey(r.reflectKey(key, s.v-1), val)
+			w.expandKey(r.f.reflectKey(key, s.v-1), val)
 		}
 		sm.made[i] = uint32(w.made - before)
 	}

@@ -346,7 +346,7 @@ func (s *stepper) unfold(w *worker, entries []uint64, take uint64) (kept int64) 
 		if w.shard && mix.Hash(key)%uint64(r.cfg.Shards) != uint64(r.cfg.Shard) {
 			continue
 		}
-		if m := r.reflectKey(key, s.v-1); s.classes.take(take, m) {
+		if m := r.f.reflectKey(key, s.v-1); s.classes.take(take, m) {
 			w.expandKey(m, val)
 		}
 		if s.classes.take(take, key) {

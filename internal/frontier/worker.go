@@ -97,16 +97,6 @@ type worker struct {
 	_          apart // made is written for every state of a sample
 }
 
-// apart ends a struct that each worker has one of and writes to as it
-// goes (worker, emitter, stager, merger), so that no other's fields share
-// its cache lines. The workers' structs are made one after the other, and
-// where the end of one shared a line with the start of the next, the
-// processors passed the line back and forth on every write: on a 2-core
-// AMD EPYC machine 7x7 from the corner took 47% more processor time on 2
-// workers than on 1, and 7 to 14% more with the structs apart. 128 bytes:
-// x86-64 processors fetch lines of 64 bytes in pairs.
-type apart [128]byte
-
 // A state's z-state says how many edges z has left to give, and for free
 // ends on boards with an even number of squares, which colour the second
 // end must have: 0 none, 1 one (to a square of colour 0), 2 two, 3 one (to
