@@ -101,7 +101,8 @@ func (m *Budget) Within() bool {
 	return true
 }
 
-// SampleRuntime brings runtime up to date, once Watch was called.
+// SampleRuntime brings the Go runtime's share (see Held) up to date, once
+// Watch was called.
 func (m *Budget) SampleRuntime() {
 	if m.watching.Load() {
 		m.runtime.Store(max(0, runtimeHeld()-m.base-runtimeSlack))
@@ -142,7 +143,7 @@ func (m *Budget) Collect() bool {
 }
 
 // Held returns the bytes counted against the limit: those recorded as
-// used, and those the Go runtime took since watch.
+// used, and those the Go runtime took since Watch.
 func (m *Budget) Held() int64 { return m.used.Load() + m.runtime.Load() }
 
 // runtimeHeld returns the bytes the Go runtime holds from the kernel (its
@@ -212,7 +213,8 @@ func (m *Budget) reap() {
 }
 
 // Grab records bytes as used and reports whether the total is within the
-// limit.
+// limit, after a collection and the spare slabs if need be. The bytes stay
+// recorded either way: a caller refused releases them.
 func (m *Budget) Grab(bytes int64) bool { return m.grabLeaving(bytes, 0) }
 
 // grabLeaving is Grab that reports whether room bytes are left below the
