@@ -116,10 +116,10 @@ func (m *Budget) SampleRuntime() {
 // and its heap before the count besides the limit.
 const runtimeSlack = 16 << 20
 
-// Collect, when the Go runtime holds more than it did after the last
-// collection, collects its garbage and gives the free pages back to the
-// kernel, and reports whether that left less counted. Garbage is not the
-// count's alone: in a process that did other work first, the collector
+// Collect collects the Go runtime's garbage and gives the free pages back
+// to the kernel, where the runtime holds more than it did after the last
+// collection, and reports whether that left less counted. Garbage is not
+// the count's alone: in a process that did other work first, the collector
 // may let the heap grow by hundreds of MiB before it runs, and a count
 // under a small limit would stop for memory that a collection frees.
 func (m *Budget) Collect() bool {
