@@ -999,3 +999,86 @@ func everyPosition(f *board) []int {
 	}
 	return all
 }
+
+// TestLayerReads, given KNIGHTSTOUR_LAYER_READS (the checkpoint of a
+// count stopped between the passes of a step), reports what share of the
+// layer each of the step's passes reads, the done ones and those left: the
+// groups that by their kinds, and by the layer's parts through the step's
+// classes (aligned or projected, as stepper.startPasses finds them), may
+// hold states of the pass's classes. It reads the checkpoint's record
+// alone, not its layers:
+//
+//	KNIGHTSTOUR_LAYER_READS=/data/8x12-free/ckpt go test -run TestLayerReads -v ./internal/frontier
+func TestLayerReads(t *testing.T) {
+	path := os.Getenv("KNIGHTSTOUR_LAYER_READS")
+	if path == "" {
+		t.Skip("KNIGHTSTOUR_LAYER_READS names no checkpoint")
+	}
+	m := readManifest(t, path)
+	if m.Step == nil || m.Parts == nil && m.Kinds == nil {
+		t.Fatalf("%s: no step under way, or a layer whose groups record neither classes nor kinds", path)
+	}
+	sweep := slices.IndexFunc([]Sweep{SweepRows, SweepNarrow, SweepNarrowDown}, func(s Sweep) bool {
+		return m.Job.Sweep == s.String() || m.Job.Sweep == "" && s == SweepRows
+	})
+	f, err := newBoard(m.Job.Rows, m.Job.Cols, Sweep(sweep), m.Job.Across)
+	if sweep < 0 || err != nil {
+		t.Fatalf("%s: the board of %+v: %v", path, m.Job, err)
+	}
+	if m.Job.Base11 || !f.zInKey && m.Job.Mode == FreeEnds.String() && f.n%2 == 0 {
+		f.pack(false) // as Count does
+	}
+	c := &classifier{f: f}
+	c.setPartition(m.Step.partition())
+	var cp *classParts
+	if m.Parts != nil {
+		cp = &classParts{partition: m.Parts.partition()}
+		for _, rg := range m.Parts.Ranges {
+			cp.ranges = append(cp.ranges, classRange{int(rg[0]), int(rg[1]), rg[2]})
+		}
+	}
+	aligned := cp.usable(untouched(&f.shifts[m.Squares], f.slots), len(m.Groups)) && cp.partition.equal(c.partition)
+	var proj projection
+	if !aligned && cp != nil && cp.usable(cp.positions(), len(m.Groups)) {
+		proj = project(cp, c)
+	}
+	var passes []uint64 // the classes of each pass, done (where the parts tell them) and left
+	if m.Step.Parts != nil && m.Step.Grouping != int(groupsByNextClass) {
+		for _, rg := range m.Step.Parts.Ranges { // a range a pass
+			passes = append(passes, rg[2])
+		}
+	}
+	for _, p := range m.Step.Left {
+		passes = append(passes, p.Classes)
+	}
+	var all int64
+	for _, g := range m.Groups {
+		all += g[2]
+	}
+	t.Logf("square %d: classes by positions %v, splits %v; the layer's parts by %v (aligned: %v, projected: %v)",
+		m.Squares+1, m.Step.Positions, m.Step.Splits, cp.positions(), aligned, proj != nil)
+	sum := 0.0
+	for i, classes := range passes {
+		var read int64
+		for g, rec := range m.Groups {
+			var ks kindSet
+			if g < len(m.Kinds) {
+				ks = kindSet(m.Kinds[g])
+			}
+			held := c.holds(ks)
+			switch {
+			case aligned:
+				held &= cp.classesOf(g)
+			case proj != nil:
+				held &= proj.of(cp.classesOf(g))
+			}
+			if held&classes != 0 {
+				read += rec[2]
+			}
+		}
+		share := float64(read) / float64(max(all, 1))
+		sum += share
+		t.Logf("pass %d of %d, classes %#x: reads %.3f of the layer", i+1, len(passes), classes, share)
+	}
+	t.Logf("the step's %d passes read the layer %.2f times", len(passes), sum)
+}
