@@ -406,7 +406,7 @@ func (r *counter) openPart(ctx context.Context, m *manifest, raw bool) error {
 		return fmt.Errorf("a step that followed %d states and made %d", p.Followed, p.States)
 	case p.Freed < 0 || p.Freed > int64(m.States[m.Squares-1]):
 		return fmt.Errorf("a step that gave back the groups of %d states of %d", p.Freed, m.States[m.Squares-1])
-	case p.Grouping != int(groupsAsKeys) && (p.Grouping != int(groupsByDemand) && p.Grouping != int(groupsByMix) && p.Grouping != int(groupsByNextClass) || r.f.packed || !p.Buffered):
+	case p.Grouping != int(groupsAsKeys) && (p.Grouping != int(groupsByDemand) && p.Grouping != int(groupsByMix) && p.Grouping != int(groupsByNextClass) || r.f.packed || !p.Buffered && p.Grouping != int(groupsByNextClass)):
 		return fmt.Errorf("a step whose states are grouped by rule %d", p.Grouping)
 	}
 	if !r.f.validPartition(p.Square, pt) {

@@ -61,6 +61,9 @@ func (s *stepper) lean(part *stepPart) error {
 		}
 	}
 	s.startPasses(part == nil)
+	if s.next != nil && part == nil {
+		s.out.parts = &classParts{partition: s.next.partition.clone()}
+	}
 	r.arena.sizeFor(s.est * stride)
 	return s.run(passes, multi, func(p pass) (int, error) { return p.hi, s.leanPass(tables, p, !multi) })
 }
@@ -143,7 +146,9 @@ func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
 		size = 0 // the last square makes no states, only tours
 	}
 	base := len(s.out.groups)
-	s.out.groups = append(s.out.groups, make([]group, p.hi-p.lo)...)
+	if s.next == nil { // else packByClass adds the groups it makes
+		s.out.groups = append(s.out.groups, make([]group, p.hi-p.lo)...)
+	}
 	err := s.fill(tables, p.lo, p.hi, base, size, func() error {
 		// A range of groups after the first expands its classes again:
 		// what it finds besides states was found already.
@@ -153,7 +158,7 @@ func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
 		s.out.groups = s.out.groups[:base]
 		return err
 	}
-	if s.out.parts != nil {
+	if s.out.parts != nil && s.next == nil {
 		s.out.parts.add(base, len(s.out.groups), p.classes)
 	}
 	return nil
@@ -225,8 +230,97 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 	if s.final {
 		return nil
 	}
+	if s.next != nil {
+		return s.packByClass(mine, lo, sp)
+	}
 	return pool.Run(s.ctx, len(s.ws), hi-lo, func(wi, i int) error {
 		t := &mine[i]
 		return s.place(wi, base+i, t.n*stride, func(dense []uint64) { t.pack(dense, lo+i, r.f.mixer, sp) })
 	})
+}
+
+// classRun is about how many states a run of tables holds that
+// packByClass packs at a time: a worker holds a run twice over while it
+// sorts it by class, and the run's states of a class make a group.
+const classRun = 1 << 18
+
+// packByClass packs the tables mine, the next layer's groups by mix from
+// lo on, into groups that each hold the states of one class of the next
+// step's passes (groupsByNextClass): runs of consecutive tables, each
+// run's states sorted by class, a group for each class a run holds. The
+// groups join the next layer class by class, and its parts record each
+// class's range of them, so that a pass of the next step reads only the
+// groups of its own classes. Packed by mix alone, a layer made in passes
+// is read by nearly every pass of the next step: on square 50 of 8x12
+// with free ends, five passes read it 4.2 times over.
+func (s *stepper) packByClass(mine []table, lo int, sp *memory.Space) error {
+	r, stride := s.r, s.r.k+1
+	classes := s.next.count()
+	runs := []int{0} // the first table of each run, then len(mine)
+	for i, n := 0, 0; i < len(mine); i++ {
+		if n += mine[i].n; n >= classRun && i+1 < len(mine) {
+			runs = append(runs, i+1)
+			n = 0
+		}
+	}
+	runs = append(runs, len(mine))
+	made := make([]group, (len(runs)-1)*classes) // run j's group of class c at j*classes+c
+	bufs := make([][2][]uint64, len(s.ws))
+	err := pool.Run(s.ctx, len(s.ws), len(runs)-1, func(wi, j int) error {
+		run := mine[runs[j]:runs[j+1]]
+		n := 0
+		for i := range run {
+			n += run[i].n * stride
+		}
+		b := &bufs[wi]
+		if cap(b[0]) < n {
+			b[0], b[1] = make([]uint64, n), make([]uint64, n)
+		}
+		dense, sorted := b[0][:n], b[1][:n]
+		at := 0
+		for i := range run {
+			m := run[i].n * stride
+			run[i].pack(dense[at:at+m], lo+runs[j]+i, r.f.mixer, sp)
+			at += m
+		}
+		var starts [maxClasses + 1]int // where each class begins in sorted, in states
+		for e := 0; e < n; e += stride {
+			starts[s.next.class(dense[e])+1]++
+		}
+		for c := 1; c <= classes; c++ {
+			starts[c] += starts[c-1]
+		}
+		next := starts
+		for e := 0; e < n; e += stride {
+			c := s.next.class(dense[e])
+			copy(sorted[next[c]*stride:], dense[e:e+stride])
+			next[c]++
+		}
+		for c := range classes {
+			if starts[c] == starts[c+1] {
+				continue
+			}
+			g, err := s.writeGroup(wi, sorted[starts[c]*stride:starts[c+1]*stride])
+			if err != nil {
+				return err
+			}
+			made[j*classes+c] = g
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for c := range classes {
+		from := len(s.out.groups)
+		for j := range len(runs) - 1 {
+			if g := made[j*classes+c]; g.words > 0 {
+				s.out.groups = append(s.out.groups, g)
+			}
+		}
+		if len(s.out.groups) > from {
+			s.out.parts.add(from, len(s.out.groups), 1<<c)
+		}
+	}
+	return nil
 }

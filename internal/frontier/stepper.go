@@ -137,6 +137,14 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 			s.next = &classifier{f: r.f}
 			s.next.setPartition(pt)
 		}
+	case part == nil && lean && compactNext && !r.f.packed && !r.cfg.ownClasses:
+		// A lean step's tables stay by mix; it packs them into groups of
+		// one class each (packByClass).
+		if pt, ok := r.f.nextPartition(v, s.sampled); ok {
+			s.grouping = groupsByNextClass
+			s.next = &classifier{f: r.f}
+			s.next.setPartition(pt)
+		}
 	}
 	s.ws = make([]*worker, workers)
 	s.scratch = make([][]uint64, workers)
@@ -385,16 +393,26 @@ func (s *stepper) place(wi, at, n int, fill func([]uint64)) error {
 // write puts group at of the next layer, its entries, at the end of
 // worker wi's layer file.
 func (s *stepper) write(wi, at int, entries []uint64) error {
-	dense, err := s.files[wi].write(entries)
+	dense, err := s.writeGroup(wi, entries)
 	if err != nil {
 		return err
+	}
+	s.out.groups[at] = dense
+	return nil
+}
+
+// writeGroup puts a group of the next layer, its entries, at the end of
+// worker wi's layer file, and returns it.
+func (s *stepper) writeGroup(wi int, entries []uint64) (group, error) {
+	dense, err := s.files[wi].write(entries)
+	if err != nil {
+		return group{}, err
 	}
 	if !s.r.cfg.noKinds {
 		dense.kinds = s.r.f.kindsOf(entries, s.r.k+1) // for the next step's passes
 	}
-	s.out.groups[at] = dense
 	s.states.Add(int64(len(entries) / (s.r.k + 1)))
-	return nil
+	return dense, nil
 }
 
 // placeMerged merges runs, the new states of one group unmerged, and
