@@ -40,7 +40,9 @@ func (s *stepper) plan(share float64) ([]pass, error) {
 	// the two are of one class (worker.classAt), and the finer the
 	// classes, the fewer pairs are. On 8x7 with free ends at -memory
 	// 560M, splits at those steps too left 6% more states over the count.
-	if r.mirrors(s.v) || r.cfg.noSplits {
+	// Where the next layer is grouped by its own keys' classes (s.next),
+	// a pass keeps any reflection (stepper.expand), and classes split.
+	if r.mirrors(s.v) && s.next == nil || r.cfg.noSplits {
 		splitBy = nil
 	}
 	var passes []pass

@@ -221,7 +221,13 @@ func (s *stepper) expand(freeCur bool, classes uint64, tally bool) error {
 	for _, w := range s.ws {
 		w.err = nil
 		w.mirror, w.classAt, w.classLater = r.mirrors(s.v), 0, nil
-		if w.mirror && classes != allClasses {
+		// Where the next layer's groups follow the classes of its own
+		// keys (s.next), a pass may keep a state as its reflection of
+		// any class: packByClass and the buffered step's grouping put it
+		// in a group of its class, and a state that two passes both make
+		// is in two groups of one class, which the next step's pass of
+		// that class reads and adds up.
+		if w.mirror && classes != allClasses && s.next == nil {
 			w.classAt, w.classLater, w.mirror = s.classes.after(&r.f.shifts[s.v])
 		}
 		if !tally {

@@ -90,7 +90,9 @@ type worker struct {
 	// classes alone, as the next step's passes expect (classParts). Where
 	// the squares there are of the same kinds, they are; where they are
 	// not, classLater, the classifier of the states the step makes, tells
-	// whether a split class makes them one (nil: they are not).
+	// whether a split class makes them one (nil: they are not). Where the
+	// next layer is grouped by the classes of its own keys (stepper.next),
+	// classAt is empty: a pass keeps every state as its reflection.
 	mirror     bool
 	classAt    uint32
 	classLater *classifier
