@@ -1128,6 +1128,7 @@ func TestLeanPassesByNextClass(t *testing.T) {
 		if diff := cmp.Diff(want.Tours.String(), r.tours.String()); diff != "" {
 			t.Errorf("%s: tours (-at once +lean):\n%s", r.name, diff)
 		}
+		t.Logf("%s: %d states over the layers, %.2f read a state, the most passes of a step %d", r.name, r.states, float64(r.reads)/float64(r.states), r.passes)
 	}
 	if once.passes != 1 || byClass.passes < 2 {
 		t.Fatalf("steps of at most %d and %d passes, want 1 and more", once.passes, byClass.passes)
