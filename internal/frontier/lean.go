@@ -265,14 +265,16 @@ func (s *stepper) packByClass(mine []table, lo int, sp *memory.Space) error {
 	}
 	runs = append(runs, len(mine))
 	made := make([]group, (len(runs)-1)*classes) // run j's group of class c at j*classes+c
-	bufs := make([][2][]uint64, len(s.ws))
+	if len(s.sorting) != len(s.ws) {
+		s.sorting = make([][2][]uint64, len(s.ws))
+	}
 	err := pool.Run(s.ctx, len(s.ws), len(runs)-1, func(wi, j int) error {
 		run := mine[runs[j]:runs[j+1]]
 		n := 0
 		for i := range run {
 			n += run[i].n * stride
 		}
-		b := &bufs[wi]
+		b := &s.sorting[wi]
 		if cap(b[0]) < n {
 			b[0], b[1] = make([]uint64, n), make([]uint64, n)
 		}
