@@ -1093,21 +1093,29 @@ func TestLayerReads(t *testing.T) {
 // make is there twice until the next step): 8x4 across with free ends
 // held 286,724 states against 285,908 in one pass, and its passes read
 // 1.63 states a state. By mix alone, they read 3.76, and the layers held
-// 493,402 states.
+// 493,402 states. KNIGHTSTOUR_LEAN_BY_CLASS="8x5" counts that board
+// across instead, and the log gives each count's time.
 func TestLeanPassesByNextClass(t *testing.T) {
 	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	base := Config{Rows: 8, Cols: 4, Mode: FreeEnds, Across: true, Workers: 2, MemoryLimit: 1 << 30, Lean: true, compact: true}
+	if board := os.Getenv("KNIGHTSTOUR_LEAN_BY_CLASS"); board != "" {
+		if _, err := fmt.Sscanf(board, "%dx%d", &base.Rows, &base.Cols); err != nil {
+			t.Fatalf("KNIGHTSTOUR_LEAN_BY_CLASS=%q: %v", board, err)
+		}
+	}
 	want := wholeCount(t, base)
 	type run struct {
 		tours         *big.Int
 		states, reads int64
 		passes        int
+		took          time.Duration
 	}
 	count := func(t *testing.T, part float64, ownClasses bool) run {
 		cfg := base
 		cfg.SpillDir, cfg.passPart, cfg.ownClasses = t.TempDir(), part, ownClasses
 		var read atomic.Int64
 		cfg.onRead = func(states int) { read.Add(int64(states)) }
+		start := time.Now()
 		got, err := Count(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -1116,7 +1124,7 @@ func TestLeanPassesByNextClass(t *testing.T) {
 		for _, n := range got.States {
 			states += int64(n)
 		}
-		return run{got.Tours, states, read.Load(), got.Passes}
+		return run{got.Tours, states, read.Load(), got.Passes, time.Since(start)}
 	}
 	once := count(t, 0, false)
 	byClass := count(t, 0.2, false)
@@ -1128,7 +1136,7 @@ func TestLeanPassesByNextClass(t *testing.T) {
 		if diff := cmp.Diff(want.Tours.String(), r.tours.String()); diff != "" {
 			t.Errorf("%s: tours (-at once +lean):\n%s", r.name, diff)
 		}
-		t.Logf("%s: %d states over the layers, %.2f read a state, the most passes of a step %d", r.name, r.states, float64(r.reads)/float64(r.states), r.passes)
+		t.Logf("%s: %d states over the layers, %.2f read a state, the most passes of a step %d; %.1f s", r.name, r.states, float64(r.reads)/float64(r.states), r.passes, r.took.Seconds())
 	}
 	if once.passes != 1 || byClass.passes < 2 {
 		t.Fatalf("steps of at most %d and %d passes, want 1 and more", once.passes, byClass.passes)
