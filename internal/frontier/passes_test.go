@@ -1103,7 +1103,11 @@ func TestLeanPassesByNextClass(t *testing.T) {
 			t.Fatalf("KNIGHTSTOUR_LEAN_BY_CLASS=%q: %v", board, err)
 		}
 	}
-	want := wholeCount(t, base)
+	// Directed tours of 8 x n with free ends: twice OEIS A389760(n).
+	want, known := map[int]string{3: "792", 4: "62176", 5: "36122108"}[base.Cols]
+	if base.Rows != 8 || !known {
+		want = wholeCount(t, base).Tours.String()
+	}
 	type run struct {
 		tours         *big.Int
 		states, reads int64
@@ -1133,8 +1137,8 @@ func TestLeanPassesByNextClass(t *testing.T) {
 		name string
 		run
 	}{{"in one pass", once}, {"grouped by class", byClass}, {"grouped by mix", byMix}} {
-		if diff := cmp.Diff(want.Tours.String(), r.tours.String()); diff != "" {
-			t.Errorf("%s: tours (-at once +lean):\n%s", r.name, diff)
+		if diff := cmp.Diff(want, r.tours.String()); diff != "" {
+			t.Errorf("%s: tours (-want +lean):\n%s", r.name, diff)
 		}
 		t.Logf("%s: %d states over the layers, %.2f read a state, the most passes of a step %d; %.1f s", r.name, r.states, float64(r.reads)/float64(r.states), r.passes, r.took.Seconds())
 	}
