@@ -244,6 +244,14 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 // sorts it by class, and the run's states of a class make a group.
 const classRun = 1 << 18
 
+// A classSort is a worker's buffers for a run of tables that packByClass
+// sorts by class: the run's entries as the tables hold them, the class of
+// each of its states, and the entries by class.
+type classSort struct {
+	dense, sorted []uint64
+	class         []uint8
+}
+
 // packByClass packs the tables mine, the next layer's groups by mix from
 // lo on, into groups that each hold the states of one class of the next
 // step's passes (groupsByNextClass): runs of consecutive tables, each
@@ -266,7 +274,7 @@ func (s *stepper) packByClass(mine []table, lo int, sp *memory.Space) error {
 	runs = append(runs, len(mine))
 	made := make([]group, (len(runs)-1)*classes) // run j's group of class c at j*classes+c
 	if len(s.sorting) != len(s.ws) {
-		s.sorting = make([][2][]uint64, len(s.ws))
+		s.sorting = make([]classSort, len(s.ws))
 	}
 	err := pool.Run(s.ctx, len(s.ws), len(runs)-1, func(wi, j int) error {
 		run := mine[runs[j]:runs[j+1]]
@@ -275,10 +283,10 @@ func (s *stepper) packByClass(mine []table, lo int, sp *memory.Space) error {
 			n += run[i].n * stride
 		}
 		b := &s.sorting[wi]
-		if cap(b[0]) < n {
-			b[0], b[1] = make([]uint64, n), make([]uint64, n)
+		if cap(b.dense) < n {
+			b.dense, b.sorted, b.class = make([]uint64, n), make([]uint64, n), make([]uint8, n/stride)
 		}
-		dense, sorted := b[0][:n], b[1][:n]
+		dense, sorted, class := b.dense[:n], b.sorted[:n], b.class[:n/stride]
 		at := 0
 		for i := range run {
 			m := run[i].n * stride
@@ -286,16 +294,16 @@ func (s *stepper) packByClass(mine []table, lo int, sp *memory.Space) error {
 			at += m
 		}
 		var starts [maxClasses + 1]int // where each class begins in sorted, in states
-		for e := 0; e < n; e += stride {
-			starts[s.next.class(dense[e])+1]++
+		for i := range class {
+			class[i] = uint8(s.next.class(dense[i*stride]))
+			starts[class[i]+1]++
 		}
 		for c := 1; c <= classes; c++ {
 			starts[c] += starts[c-1]
 		}
 		next := starts
-		for e := 0; e < n; e += stride {
-			c := s.next.class(dense[e])
-			copy(sorted[next[c]*stride:], dense[e:e+stride])
+		for i, c := range class {
+			copy(sorted[next[c]*stride:], dense[i*stride:(i+1)*stride])
 			next[c]++
 		}
 		for c := range classes {

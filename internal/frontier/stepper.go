@@ -67,9 +67,9 @@ type stepper struct {
 	// of passes made before a stop, which stay as they were.
 	scratch [][]uint64
 	files   []*layerFile
-	// sorting holds each worker's two buffers of a run of tables that
-	// packByClass sorts by class, kept from pass to pass.
-	sorting [][2][]uint64
+	// sorting holds each worker's buffers for packByClass, kept from
+	// pass to pass.
+	sorting []classSort
 	// passes is how many passes the lean step took, and classes tells
 	// the classes of cur's states that its passes share out.
 	passes  int
