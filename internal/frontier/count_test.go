@@ -596,7 +596,8 @@ func TestFullCounts(t *testing.T) {
 		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrowDown, Workers: 1},
 		{Rows: 5, Cols: 6, Mode: FreeEnds, AllLengths: true, passPart: 0.3},
 		{Rows: 4, Cols: 9, Mode: FreeEnds, AllLengths: true, Base11: true, passPart: 0.4, compact: true},
-		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2}, // counts of two limbs
+		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2},                // counts of two limbs
+		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2, passPart: 0.4}, // wide counts reserved (leanPass)
 	}
 	if exhaustive {
 		cfgs = append(cfgs, Config{Rows: 7, Cols: 6, Mode: FreeEnds, AllLengths: true, passPart: 0.3})
@@ -620,6 +621,8 @@ func TestFullCounts(t *testing.T) {
 				}},
 			{"full", func(float64, int) countLayout { return fullCounts },
 				func(took map[countLayout]int) bool { return took[smallCounts] == 0 && took[fullCounts] > 0 }},
+			{"small", func(float64, int) countLayout { return smallCounts },
+				func(took map[countLayout]int) bool { return took[smallCounts] > 0 && took[fullCounts] == 0 }},
 		} {
 			took := map[countLayout]int{}
 			cfg.layout, cfg.onLayout = c.choose, func(_ int, l countLayout) { took[l]++ }

@@ -46,7 +46,7 @@ func (s *stepper) lean(part *stepPart) error {
 		tables[i].countBits, tables[i].k, tables[i].layout = countBits, k, layout
 	}
 	perState := planBytes(layout, k, wide)
-	s.perState, s.staging, s.layout = perState, staging, layout
+	s.perState, s.staging, s.layout, s.wide = perState, staging, layout, wide
 	passes := []pass{{classes: allClasses, hi: groups, share: 1}}
 	s.classes = &classifier{f: r.f}
 	if part != nil {
@@ -142,14 +142,21 @@ func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
 		size = int(expect * 8 / maxLoad)
 	}
 	size = (size + memory.PageWords) / memory.PageWords * memory.PageWords // whole pages: see space
+	// Where counts outgrow their slots, the tables' wide counts start with
+	// room for as many as the sample foretells, with the same margin: a
+	// pass's plan counts them at their fullest (planBytes).
+	wide := 0
+	if s.layout == smallCounts && !freeCur {
+		wide = int(expect * s.wide * 23 / 20)
+	}
 	if s.final {
-		size = 0 // the last square makes no states, only tours
+		size, wide = 0, 0 // the last square makes no states, only tours
 	}
 	base := len(s.out.groups)
 	if s.next == nil { // else packByClass adds the groups it makes
 		s.out.groups = append(s.out.groups, make([]group, p.hi-p.lo)...)
 	}
-	err := s.fill(tables, p.lo, p.hi, base, size, func() error {
+	err := s.fill(tables, p.lo, p.hi, base, size, wide, func() error {
 		// A range of groups after the first expands its classes again:
 		// what it finds besides states was found already.
 		return s.expand(freeCur, p.classes, p.lo == 0)
@@ -164,10 +171,11 @@ func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
 	return nil
 }
 
-// fill gives groups [lo, hi) of the next layer their tables, has feed add
-// the new states to them through the workers' stagers, and packs them
-// into the next layer's groups from base on.
-func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error) error {
+// fill gives groups [lo, hi) of the next layer their tables, of size
+// slots and room for wide wide counts, has feed add the new states to
+// them through the workers' stagers, and packs them into the next layer's
+// groups from base on.
+func (s *stepper) fill(tables []table, lo, hi, base, size, wide int, feed func() error) error {
 	r, stride := s.r, s.r.k+1
 	mine := tables[lo:hi]
 	buckets, bshift := stageBuckets(hi - lo)
@@ -198,7 +206,10 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 		}
 	}
 	tableWords := size * s.layout.slotWords(r.k)
-	sp := memory.NewSpace(r.mem, tableWords*len(mine))
+	if wide < memory.PageWords/(1+r.k) {
+		wide = 0 // fewer than a page's: they grow from nothing
+	}
+	sp := memory.NewSpace(r.mem, (tableWords+wideWords(wide, r.k))*len(mine))
 	defer func() {
 		for i := range mine {
 			mine[i].free(sp)
@@ -211,6 +222,9 @@ func (s *stepper) fill(tables []table, lo, hi, base, size int, feed func() error
 			return r.memoryError(s.v, s.cur.n)
 		}
 		mine[i].slots, mine[i].size = slots, size
+		if wide > 0 && !mine[i].wide.reserve(wide, r.k, sp) {
+			return r.memoryError(s.v, s.cur.n)
+		}
 	}
 	for i, w := range s.ws {
 		w.lean = newStager(mine, buckets, bshift, lo, r.f.mixer.Bits()-s.gbits, r.k, sp, bufs[i])

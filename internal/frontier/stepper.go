@@ -100,8 +100,11 @@ type stepper struct {
 	// staging that of its workers' staging buffers (0 in a buffered step).
 	perState float64
 	staging  int64
-	// layout is how a lean step's tables keep counts.
+	// layout is how a lean step's tables keep counts, and wide the share
+	// of its new states whose counts should outgrow a slot of small counts
+	// (wideShare).
 	layout countLayout
+	wide   float64
 	// grouping is how a buffered step groups out's states: by demand
 	// where it can (groupingRule).
 	grouping groupingRule

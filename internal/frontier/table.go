@@ -115,8 +115,25 @@ func (t *table) insertAt(i int, h uint64, val []uint64, sp *memory.Space) (overf
 	if t.layout == fullCounts {
 		return t.insertFull(i, h, val), true
 	}
+	c, wide := t.settle(i, h, val)
+	if !wide {
+		return false, true
+	}
+	return t.wide.add(t.rem(h), c, val, sp)
+}
+
+// rem returns the bits of mix h that a slot of small counts keeps: those
+// below the group's.
+func (t *table) rem(h uint64) uint64 { return h << t.countBits >> t.countBits }
+
+// settle is the part of insertAt in a table of small counts that touches
+// only the slots: it adds val to the slot's count where the sum fits, and
+// otherwise marks the slot wide and reports in wide that c and val are
+// still to be added to the state's wide count (t.wide.add), c being the
+// count the slot held. flush reads the wide counts ahead between the two.
+func (t *table) settle(i int, h uint64, val []uint64) (c uint64, wide bool) {
 	cb := t.countBits
-	rem, mark := h<<cb>>cb, t.wideMark()
+	rem, mark := t.rem(h), t.wideMark()
 	small := val[0] < mark
 	for _, l := range val[1:t.k] {
 		small = small && l == 0
@@ -128,10 +145,10 @@ func (t *table) insertAt(i int, h uint64, val []uint64, sp *memory.Space) (overf
 			t.n++
 			if small {
 				t.slots[i] = rem<<cb | val[0]
-				return false, true
+				return 0, false
 			}
 			t.slots[i] = rem<<cb | mark
-			return t.wide.add(rem, 0, val, sp)
+			return 0, true
 		case s>>cb != rem:
 			if i++; i == t.size {
 				i = 0
@@ -141,13 +158,13 @@ func (t *table) insertAt(i int, h uint64, val []uint64, sp *memory.Space) (overf
 		c := s & mark
 		switch {
 		case c == mark:
-			return t.wide.add(rem, 0, val, sp)
+			return 0, true
 		case small && c+val[0] < mark:
 			t.slots[i] = s + val[0]
-			return false, true
+			return 0, false
 		}
 		t.slots[i] = s | mark
-		return t.wide.add(rem, c, val, sp)
+		return c, true
 	}
 }
 
@@ -324,6 +341,25 @@ func (w *wideCounts) make(rem uint64, k int) []uint64 {
 	w.slots[i] = rem + 1
 	w.n++
 	return w.slots[i+1 : i+stride]
+}
+
+// reserve gives wide counts that have none room for n of them before
+// they grow, in whole pages: where a table's wide counts are many, growing
+// them from nothing moves each about twice, and each move waits for
+// memory as an insertion does.
+func (w *wideCounts) reserve(n, k int, sp *memory.Space) bool {
+	words := wideWords(n, k)
+	slots, ok := sp.Alloc(words)
+	if !ok {
+		return false
+	}
+	w.slots, w.size, w.n = slots, words/(k+1), 0
+	return true
+}
+
+// wideWords returns the words reserve takes for n wide counts of k limbs.
+func wideWords(n, k int) int {
+	return (n*16/maxLoad*(k+1) + memory.PageWords - 1) / memory.PageWords * memory.PageWords
 }
 
 // grow moves the wide counts into one half as large again.
@@ -513,10 +549,34 @@ func (s *stager) flush(b int) {
 		home[j] = t.home(hash[j])
 		touch += t.slots[home[j]]
 	}
-	s.touched += touch
+	// A state whose count outgrows its slot waits for memory once more, for
+	// its wide count: settle the slots first, then read the wide counts
+	// ahead as the slots were, then add to them.
+	var wide [maxStageEntries]int32 // the staged states still to add to wide counts
+	var held [maxStageEntries]uint64
+	nw := 0
 	for j := range n {
 		at := lo + j*stride
-		overflow, ok := s.tables[group[j]].insertAt(home[j], hash[j], s.buf[at+1:at+stride], s.sp)
+		t := &s.tables[group[j]]
+		if t.layout == fullCounts {
+			s.overflow = t.insertFull(home[j], hash[j], s.buf[at+1:at+stride]) || s.overflow
+			continue
+		}
+		if c, ok := t.settle(home[j], hash[j], s.buf[at+1:at+stride]); ok {
+			wide[nw], held[nw] = int32(j), c
+			nw++
+		}
+	}
+	for _, j := range wide[:nw] {
+		if w := &s.tables[group[j]].wide; w.size > 0 {
+			touch += w.slots[w.home(s.tables[group[j]].rem(hash[j]), s.k)]
+		}
+	}
+	s.touched += touch
+	for q, j := range wide[:nw] {
+		at := lo + int(j)*stride
+		t := &s.tables[group[j]]
+		overflow, ok := t.wide.add(t.rem(hash[j]), held[q], s.buf[at+1:at+stride], s.sp)
 		if !ok {
 			s.overLimit = true
 			return

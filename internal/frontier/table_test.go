@@ -134,7 +134,7 @@ func TestStagerFlush(t *testing.T) {
 			clear(val)
 			switch i % 3 {
 			case 0:
-				val[0] = rng.Uint64N(1<<countBits - 2) + 1 // fits a slot
+				val[0] = rng.Uint64N(1<<countBits-2) + 1 // fits a slot
 			case 1:
 				val[0] = rng.Uint64N(1<<40) + 1<<countBits // does not
 			case 2:
@@ -197,18 +197,25 @@ func benchLeanInsert(b *testing.B, layout countLayout, wide int) {
 	mem := memory.NewBudget(1 << 40)
 	size := (perGroup*16/maxLoad*23/20 + memory.PageWords) / memory.PageWords * memory.PageWords
 	words := size * layout.slotWords(1)
+	wideCounts := 0 // as the lean step reserves them (leanPass)
+	if layout == smallCounts && wide > 0 {
+		wideCounts = perGroup / wide * 23 / 20
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	val := []uint64{1}
 	used := int64(0)
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		sp := memory.NewSpace(mem, words*groups)
+		sp := memory.NewSpace(mem, (words+wideWords(wideCounts, 1))*groups)
 		tables := make([]table, groups)
 		for i := range tables {
 			tables[i].countBits, tables[i].k, tables[i].layout = 64-m.Bits()+gbits, 1, layout
 			tables[i].slots, _ = sp.Alloc(words)
 			tables[i].size = size
+			if wideCounts > 0 {
+				tables[i].wide.reserve(wideCounts, 1, sp)
+			}
 		}
 		buckets, bshift := stageBuckets(groups)
 		s := newStager(tables, buckets, bshift, 0, m.Bits()-gbits, 1, sp, make([]uint64, stageWords(len(buckets), 1)))
