@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"sync"
@@ -12,9 +13,26 @@ import (
 	"github.com/euler1758/knightstour/internal/frontier/mix"
 )
 
-// TestTable adds states to a table of each layout, counts small and large
-// and of one or two limbs, many times each so that small counts outgrow
-// their slots, and checks the packed entries against sums kept aside.
+// sums keeps aside, under each key, the sum of the counts added to it.
+type sums map[uint64]*big.Int
+
+func (s sums) add(key uint64, val []uint64) {
+	if s[key] == nil {
+		s[key] = new(big.Int)
+	}
+	s[key].Add(s[key], limbsToBig(val))
+}
+
+// bigEqual compares big numbers by value in cmp.Diff.
+func bigEqual() cmp.Option { return cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 }) }
+
+// TestTable adds states to the tables of each layout, counts small and
+// large and of one or two limbs, many times each so that small counts
+// outgrow their slots, and checks the packed entries against sums kept
+// aside. It adds them one at a time (insertAt), and through a stager as
+// the lean step does: flush settles a batch's slots before it adds to the
+// wide counts, so a state may meet its own wide count made earlier in the
+// same batch.
 func TestTable(t *testing.T) {
 	const group, groupBits = 5, 3 // the top 3 bits of a mix
 	for _, tt := range []struct {
@@ -30,137 +48,88 @@ func TestTable(t *testing.T) {
 		{minCountBits, 2, fullCounts},
 		{20, 3, fullCounts},
 	} {
-		mem := memory.NewBudget(1 << 30)
-		sp := memory.NewSpace(mem, 0)
-		m := mix.New(64 - tt.countBits + groupBits)
-		tab := table{countBits: tt.countBits, k: tt.k, layout: tt.layout}
-		rng := rand.New(rand.NewPCG(1, uint64(tt.countBits)))
-		want := map[uint64]*big.Int{}
-		var keys []uint64
-		for len(keys) < 3000 {
-			key := rng.Uint64() & (1<<m.Bits() - 1)
-			if h := m.Mix(key); h>>(m.Bits()-groupBits) == group {
-				keys = append(keys, key)
+		for _, way := range []string{"insertAt", "stager"} {
+			name := fmt.Sprintf("%v, %d count bits, %d limbs, by %s", tt.layout, tt.countBits, tt.k, way)
+			mem := memory.NewBudget(1 << 30)
+			sp := memory.NewSpace(mem, 0)
+			m := mix.New(64 - tt.countBits + groupBits)
+			tables := make([]table, 1<<groupBits)
+			for i := range tables {
+				tables[i] = table{countBits: tt.countBits, k: tt.k, layout: tt.layout}
 			}
-		}
-		val := make([]uint64, tt.k)
-		for i := range 20000 {
-			key := keys[rng.IntN(len(keys))]
-			clear(val)
-			switch i % 4 {
-			case 0:
-				val[0] = 1
-			case 1:
-				val[0] = rng.Uint64N(300) + 1
-			case 2:
-				val[0] = rng.Uint64()
-			case 3:
-				val[0] = rng.Uint64()
-				val[tt.k-1] |= 1 // a second limb where there is one
-			}
-			if want[key] == nil {
-				want[key] = new(big.Int)
-			}
-			want[key].Add(want[key], limbsToBig(val))
-			for 16*(tab.n+1) > maxLoad*tab.size {
-				if !tab.grow(sp) {
-					t.Fatal("grow: out of memory")
+			tab := &tables[group]
+			buckets, bshift := stageBuckets(len(tables))
+			stage := newStager(tables, buckets, bshift, 0, m.Bits()-groupBits, tt.k, sp, make([]uint64, stageWords(len(buckets), tt.k)))
+			rng := rand.New(rand.NewPCG(1, uint64(tt.countBits)))
+			want := sums{}
+			var keys []uint64
+			for len(keys) < 3000 {
+				key := rng.Uint64() & (1<<m.Bits() - 1)
+				if h := m.Mix(key); h>>(m.Bits()-groupBits) == group {
+					keys = append(keys, key)
 				}
 			}
-			h := m.Mix(key)
-			overflow, ok := tab.insertAt(tab.home(h), h, val, sp)
-			if !ok {
-				t.Fatal("insert: out of memory")
+			val := make([]uint64, tt.k)
+			overflowed := false
+			for i := range 20000 {
+				key := keys[rng.IntN(len(keys))]
+				clear(val)
+				switch i % 4 {
+				case 0:
+					val[0] = 1
+				case 1:
+					val[0] = rng.Uint64N(300) + 1
+				case 2:
+					val[0] = rng.Uint64()
+				case 3:
+					val[0] = rng.Uint64()
+					val[tt.k-1] |= 1 // a second limb where there is one
+				}
+				want.add(key, val)
+				overflow := want[key].BitLen() > 64*tt.k
+				if overflow {
+					want[key].SetBit(want[key], 64*tt.k, 0) // what the limbs keep
+					overflowed = true
+				}
+				h := m.Mix(key)
+				if way == "stager" {
+					stage.emit(h, val)
+					continue
+				}
+				for 16*(tab.n+1) > maxLoad*tab.size {
+					if !tab.grow(sp) {
+						t.Fatalf("%s: grow: out of memory", name)
+					}
+				}
+				got, ok := tab.insertAt(tab.home(h), h, val, sp)
+				if !ok {
+					t.Fatalf("%s: insert: out of memory", name)
+				}
+				if got != overflow {
+					t.Fatalf("%s: key %#x: overflow %v at %v", name, key, got, want[key])
+				}
 			}
-			if overflow != (want[key].BitLen() > 64*tt.k) {
-				t.Fatalf("key %#x: overflow %v at %v", key, overflow, want[key])
+			if way == "stager" {
+				stage.flushAll()
+				if stage.overLimit || stage.overflow != overflowed {
+					t.Fatalf("%s: over the limit %v, overflow %v, want %v", name, stage.overLimit, stage.overflow, overflowed)
+				}
 			}
-			if overflow {
-				want[key].SetBit(want[key], 64*tt.k, 0) // what the limbs keep
+			got := sums{}
+			for g := range tables {
+				dense := make([]uint64, tables[g].n*(tt.k+1))
+				tables[g].pack(dense, g, m, sp)
+				for j := 0; j < len(dense); j += tt.k + 1 {
+					got[dense[j]] = limbsToBig(dense[j+1 : j+1+tt.k])
+				}
 			}
-		}
-		dense := make([]uint64, tab.n*(tt.k+1))
-		tab.pack(dense, group, m, sp)
-		sp.Free()
-		got := map[uint64]*big.Int{}
-		for j := 0; j < len(dense); j += tt.k + 1 {
-			got[dense[j]] = limbsToBig(dense[j+1 : j+1+tt.k])
-		}
-		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })); diff != "" {
-			t.Errorf("%v, %d count bits, %d limbs (-want +got):\n%s", tt.layout, tt.countBits, tt.k, diff)
-		}
-		if used := mem.Used(); used != 0 {
-			t.Errorf("%v, %d count bits, %d limbs: %d bytes still counted after pack", tt.layout, tt.countBits, tt.k, used)
-		}
-	}
-}
-
-// TestStagerFlush stages states of a few groups, many of them again within
-// a batch, with counts that fit a slot of small counts and counts that do
-// not, through a stager as the lean step does, and checks the packed
-// tables against sums kept aside: flush settles a batch's slots before it
-// adds to the wide counts, so a state may meet its own wide count made
-// earlier in the same batch.
-func TestStagerFlush(t *testing.T) {
-	const groupBits, countBits = 4, 12
-	groups := 1 << groupBits
-	for _, tt := range []struct {
-		layout countLayout
-		k      int
-	}{
-		{smallCounts, 1},
-		{smallCounts, 2},
-		{fullCounts, 1},
-		{fullCounts, 2},
-	} {
-		mem := memory.NewBudget(1 << 30)
-		sp := memory.NewSpace(mem, 0)
-		m := mix.New(64 - countBits + groupBits)
-		tables := make([]table, groups)
-		for i := range tables {
-			tables[i].countBits, tables[i].k, tables[i].layout = countBits, tt.k, tt.layout
-		}
-		buckets, bshift := stageBuckets(groups)
-		s := newStager(tables, buckets, bshift, 0, m.Bits()-groupBits, tt.k, sp, make([]uint64, stageWords(len(buckets), tt.k)))
-		rng := rand.New(rand.NewPCG(3, uint64(tt.k)))
-		keys := make([]uint64, 500)
-		for i := range keys {
-			keys[i] = rng.Uint64() & (1<<m.Bits() - 1)
-		}
-		want := map[uint64]*big.Int{}
-		val := make([]uint64, tt.k)
-		for i := range 50000 {
-			key := keys[rng.IntN(len(keys))]
-			clear(val)
-			switch i % 3 {
-			case 0:
-				val[0] = rng.Uint64N(1<<countBits-2) + 1 // fits a slot
-			case 1:
-				val[0] = rng.Uint64N(1<<40) + 1<<countBits // does not
-			case 2:
-				val[0] = rng.Uint64N(5) + 1
+			sp.Free()
+			if diff := cmp.Diff(want, got, bigEqual()); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", name, diff)
 			}
-			if want[key] == nil {
-				want[key] = new(big.Int)
+			if used := mem.Used(); used != 0 {
+				t.Errorf("%s: %d bytes still counted after pack", name, used)
 			}
-			want[key].Add(want[key], limbsToBig(val))
-			s.emit(m.Mix(key), val)
-		}
-		s.flushAll()
-		if s.overLimit || s.overflow {
-			t.Fatalf("%v, %d limbs: over the limit %v, overflow %v", tt.layout, tt.k, s.overLimit, s.overflow)
-		}
-		got := map[uint64]*big.Int{}
-		for g := range tables {
-			dense := make([]uint64, tables[g].n*(tt.k+1))
-			tables[g].pack(dense, g, m, sp)
-			for j := 0; j < len(dense); j += tt.k + 1 {
-				got[dense[j]] = limbsToBig(dense[j+1 : j+1+tt.k])
-			}
-		}
-		sp.Free()
-		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })); diff != "" {
-			t.Errorf("%v, %d limbs (-want +got):\n%s", tt.layout, tt.k, diff)
 		}
 	}
 }
