@@ -552,9 +552,9 @@ func (s *stager) flush(b int) {
 	// A state whose count outgrows its slot waits for memory once more, for
 	// its wide count: settle the slots first, then read the wide counts
 	// ahead as the slots were, then add to them.
-	var wide [maxStageEntries]int32 // the staged states still to add to wide counts
-	var held [maxStageEntries]uint64
-	nw := 0
+	var pending [maxStageEntries]int32 // the staged states still to add to wide counts
+	var held [maxStageEntries]uint64   // the counts their slots held
+	np := 0
 	for j := range n {
 		at := lo + j*stride
 		t := &s.tables[group[j]]
@@ -562,18 +562,18 @@ func (s *stager) flush(b int) {
 			s.overflow = t.insertFull(home[j], hash[j], s.buf[at+1:at+stride]) || s.overflow
 			continue
 		}
-		if c, ok := t.settle(home[j], hash[j], s.buf[at+1:at+stride]); ok {
-			wide[nw], held[nw] = int32(j), c
-			nw++
+		if c, wide := t.settle(home[j], hash[j], s.buf[at+1:at+stride]); wide {
+			pending[np], held[np] = int32(j), c
+			np++
 		}
 	}
-	for _, j := range wide[:nw] {
+	for _, j := range pending[:np] {
 		if w := &s.tables[group[j]].wide; w.size > 0 {
 			touch += w.slots[w.home(s.tables[group[j]].rem(hash[j]), s.k)]
 		}
 	}
 	s.touched += touch
-	for q, j := range wide[:nw] {
+	for q, j := range pending[:np] {
 		at := lo + int(j)*stride
 		t := &s.tables[group[j]]
 		overflow, ok := t.wide.add(t.rem(hash[j]), held[q], s.buf[at+1:at+stride], s.sp)
