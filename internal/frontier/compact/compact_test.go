@@ -168,34 +168,42 @@ func TestReadUvarint(t *testing.T) {
 // BenchmarkDecodeBlock decodes the blocks of a group of 2^14 states as a
 // pass reads them from a compact layer of 8 rows: mixes that share their
 // top bits (2^44 apart at most), and counts of two limbs, mostly small,
-// reporting ns/state.
+// reporting ns/state; and, as on the widest squares of 8x12 with free
+// ends, counts past 64 bits, whose low limbs are full ("/wide").
 func BenchmarkDecodeBlock(b *testing.B) {
 	const n, stride = 1 << 14, 3
 	rng := rand.New(rand.NewPCG(5, 6))
 	m := mix.New(61)
 	o := Order{m: &m}
 	entries := make([]uint64, n*stride)
+	wide := make([]uint64, n*stride)
 	for i := range n {
 		entries[i*stride] = m.Unmix(0x1234<<44 | rng.Uint64N(1<<44))
 		entries[i*stride+1] = rng.Uint64N(1 << (4 * rng.IntN(8)))
+		wide[i*stride] = entries[i*stride]
+		wide[i*stride+1], wide[i*stride+2] = rng.Uint64(), rng.Uint64N(1<<10)
 	}
 	for _, c := range []Coding{Varint, Rice} {
-		b.Run(codingName(c), func(b *testing.B) {
-			var e Encoder
-			data, blocks := e.Encode(entries, stride, o, c)
-			out := make([]uint64, BlockStates*stride)
-			for b.Loop() {
-				for i, at := range blocks {
-					states := min(BlockStates, n-i*BlockStates)
-					if _, err := Decode(data[at:], out[:states*stride], stride, o, c); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/state")
-			b.ReportMetric(float64(len(data))/n, "bytes/state")
-		})
+		b.Run(codingName(c), func(b *testing.B) { benchDecodeBlock(b, entries, stride, o, c) })
+		b.Run(codingName(c)+"/wide", func(b *testing.B) { benchDecodeBlock(b, wide, stride, o, c) })
 	}
+}
+
+func benchDecodeBlock(b *testing.B, entries []uint64, stride int, o Order, c Coding) {
+	n := len(entries) / stride
+	var e Encoder
+	data, blocks := e.Encode(entries, stride, o, c)
+	out := make([]uint64, BlockStates*stride)
+	for b.Loop() {
+		for i, at := range blocks {
+			states := min(BlockStates, n-i*BlockStates)
+			if _, err := Decode(data[at:], out[:states*stride], stride, o, c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/state")
+	b.ReportMetric(float64(len(data))/float64(n), "bytes/state")
 }
 
 // TestSortByValue orders values spread evenly over 64 bits, values that
