@@ -621,9 +621,14 @@ func TestFullCounts(t *testing.T) {
 				}},
 			{"full", func(float64, int) countLayout { return fullCounts },
 				func(took map[countLayout]int) bool { return took[smallCounts] == 0 && took[fullCounts] > 0 }},
+			// Small counts throughout, where they outgrow their slots in
+			// passes: the passes reserve wide counts.
 			{"small", func(float64, int) countLayout { return smallCounts },
 				func(took map[countLayout]int) bool { return took[smallCounts] > 0 && took[fullCounts] == 0 }},
 		} {
+			if c.name == "small" && (cfg.Rows != 3 || cfg.passPart == 0) {
+				continue
+			}
 			took := map[countLayout]int{}
 			cfg.layout, cfg.onLayout = c.choose, func(_ int, l countLayout) { took[l]++ }
 			r, err := Count(context.Background(), cfg)
