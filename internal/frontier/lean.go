@@ -149,6 +149,9 @@ func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
 	if s.layout == smallCounts && !freeCur {
 		wide = int(expect * s.wide * 23 / 20)
 	}
+	if wide < memory.PageWords/(1+s.r.k) {
+		wide = 0 // fewer than a page's: they grow from nothing
+	}
 	if s.final {
 		size, wide = 0, 0 // the last square makes no states, only tours
 	}
@@ -171,8 +174,8 @@ func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
 	return nil
 }
 
-// fill gives groups [lo, hi) of the next layer their tables, of size
-// slots and room for wide wide counts, has feed add the new states to
+// fill gives groups [lo, hi) of the next layer their tables, each of size
+// slots with room for wide counts too wide for them, has feed add the new states to
 // them through the workers' stagers, and packs them into the next layer's
 // groups from base on.
 func (s *stepper) fill(tables []table, lo, hi, base, size, wide int, feed func() error) error {
@@ -206,9 +209,6 @@ func (s *stepper) fill(tables []table, lo, hi, base, size, wide int, feed func()
 		}
 	}
 	tableWords := size * s.layout.slotWords(r.k)
-	if wide < memory.PageWords/(1+r.k) {
-		wide = 0 // fewer than a page's: they grow from nothing
-	}
 	sp := memory.NewSpace(r.mem, (tableWords+wideWords(wide, r.k))*len(mine))
 	defer func() {
 		for i := range mine {
