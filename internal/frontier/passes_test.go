@@ -456,6 +456,37 @@ func BenchmarkClass(b *testing.B) {
 	}
 }
 
+// BenchmarkClassTable makes the table of a classifier of keys of 8 rows
+// in base 11, as a plan does for its classes and each step for those of
+// its passes: by three window positions, by three and four splits, and by
+// nine positions, the most a table looks at.
+func BenchmarkClassTable(b *testing.B) {
+	f, err := newBoard(8, 12, SweepNarrow, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f.pack(false)
+	for _, bc := range []struct {
+		name string
+		pt   partition
+	}{
+		{"positions", partition{pos: []int{3, 9, 14}}},
+		{"splits", partition{pos: []int{3, 9, 14}, splits: []classSplit{{26, 5}, {0, 7}, {13, 1}, {27, 11}}}},
+		{"nine", partition{pos: []int{1, 3, 9}, splits: []classSplit{{0, 2}, {1, 4}, {2, 5}, {3, 6}, {4, 7}, {5, 8}}}},
+	} {
+		c := classifier{f: f}
+		c.setPartition(bc.pt)
+		if c.table == nil {
+			b.Fatalf("%v: no table", bc.pt)
+		}
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				c.table = newClassTable(&c)
+			}
+		})
+	}
+}
+
 // BenchmarkCountInPasses counts 6x7 from the corner with its layers on
 // disk and every step from the tenth square on in passes of at most a
 // quarter of the next layer, as the widest squares of 8 rows are made: by
