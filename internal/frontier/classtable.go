@@ -62,24 +62,36 @@ func newClassTable(c *classifier) *classTable {
 		place[i] = n
 		n *= 3
 	}
+	var kinds [11]uint16 // the kind of each digit
+	for d := range kinds {
+		kinds[d] = uint16(kind(uint64(d)))
+	}
 	for chunk := range base11Chunks {
 		t.adds[chunk] = &noAdds
+		var at [4]uint16 // what a kind adds at each digit of the group
 		for i, p := range pos {
-			if p/4 != chunk {
-				continue
-			}
-			if t.mask[chunk] == 0 {
-				t.adds[chunk], t.mask[chunk] = new([pow11x4]uint16), ^uint32(0)
-			}
-			adds := t.adds[chunk]
-			for x := range adds {
-				d := x
-				for range p % 4 {
-					d /= 11
-				}
-				adds[x] += uint16(kind(uint64(d%11))) * place[i]
+			if p/4 == chunk {
+				at[p%4] += place[i]
+				t.mask[chunk] = ^uint32(0)
 			}
 		}
+		if t.mask[chunk] == 0 {
+			continue
+		}
+		adds := new([pow11x4]uint16)
+		x := 0
+		for d3 := range 11 {
+			for d2 := range 11 {
+				for d1 := range 11 {
+					high := kinds[d3]*at[3] + kinds[d2]*at[2] + kinds[d1]*at[1]
+					for d0 := range 11 {
+						adds[x] = high + kinds[d0]*at[0]
+						x++
+					}
+				}
+			}
+		}
+		t.adds[chunk] = adds
 	}
 	// Each number of the kinds as a window whose codes are those kinds (a
 	// kind's code is the kind itself), told by the classifier's own rule.
@@ -90,10 +102,14 @@ func newClassTable(c *classifier) *classTable {
 		from[p] = int8(p)
 	}
 	for k := range t.classes {
-		for i, p := range pos {
-			a[p] = uint8(k / int(place[i]) % 3)
-		}
 		t.classes[k] = uint8(c.classOfWindow(&a, &from))
+		for _, p := range pos { // the next number: its kind at pos[i] is digit i
+			if a[p] < 2 {
+				a[p]++
+				break
+			}
+			a[p] = 0
+		}
 	}
 	return t
 }
