@@ -174,11 +174,12 @@ func (c *classifier) setPartition(pt partition) {
 }
 
 // divide splits class cl of c by the kind at window position q (see
-// classSplit).
+// classSplit). c tells classes by division until its table is made
+// again (refine makes it once, after its splits).
 func (c *classifier) divide(cl, q int) {
 	c.splits = append(c.splits, classSplit{cl, q})
 	c.rules, _ = c.partition.rules()
-	c.table = newClassTable(c)
+	c.table = nil
 }
 
 // after returns the window positions after the step st (as bits) that
@@ -296,64 +297,123 @@ func (c *classifier) holds(ks kindSet) uint64 {
 // shares returns the part of sample in each class, each key weighed by
 // the new states it made where they were measured.
 func (c *classifier) shares(sm *sample) []float64 {
-	sh := make([]float64, c.count())
-	sum := 0.0
-	for i, key := range sm.keys {
-		w := sm.weight(i)
-		sh[c.class(key)] += w
-		sum += w
+	w, sum := sm.weights()
+	return sharesByClass(c.classesOf(sm.keys), w, sum, c.count())
+}
+
+// classesOf returns the class of each of keys.
+func (c *classifier) classesOf(keys []uint64) []int {
+	cls := make([]int, len(keys))
+	for i, key := range keys {
+		cls[i] = c.class(key)
 	}
-	if sum == 0 {
-		if sm.made != nil {
-			return c.shares(&sample{keys: sm.keys}) // nothing made: by the states
-		}
-		return sh
-	}
-	for i := range sh {
-		sh[i] /= sum
-	}
-	return sh
+	return cls
 }
 
 // chooseClasses picks, one at a time after those of seed, the positions
 // of keep whose kinds split the sample most evenly, until no class holds
 // more than part of it or maxClassPositions are picked, and returns their
 // classifier and each class's share of the sample.
+//
+// It weighs each candidate position by the kinds there and the class of
+// each key by the positions picked so far, each read once from the keys,
+// rather than by a classifier of each candidate: their tables would cost
+// more to make than they save on a sample of a small layer.
 func chooseClasses(f *board, keep []int, sm *sample, part float64, seed []int) (*classifier, []float64) {
-	var best *classifier
+	w, sum := sm.weights()
+	cls := make([]int, len(sm.keys)) // each key's class by pos
+	pos := slices.Clone(seed)
 	shares := []float64{1}
 	if len(seed) > 0 {
-		best = &classifier{f: f}
-		best.setPositions(seed)
-		shares = best.shares(sm)
+		c := &classifier{f: f}
+		c.setPositions(pos)
+		cls = c.classesOf(sm.keys)
+		shares = sharesByClass(cls, w, sum, c.count())
 	}
-	for len(shares) == 1 || len(best.pos) < maxClassPositions && slices.Max(shares) > part {
-		var pick *classifier
+	kinds := make([][]uint8, len(keep)) // the kind of each key at keep[j], once read
+	for len(shares) == 1 || len(pos) < maxClassPositions && slices.Max(shares) > part {
+		pick := -1
 		var pickShares []float64
-		for _, p := range keep {
-			var pos []int
-			if best != nil {
-				if slices.Contains(best.pos, p) {
-					continue
-				}
-				pos = slices.Clone(best.pos)
+		for j, p := range keep {
+			if slices.Contains(pos, p) {
+				continue
 			}
-			c := &classifier{f: f}
-			c.setPositions(append(pos, p))
-			sh := c.shares(sm)
-			if pick == nil || slices.Max(sh) < slices.Max(pickShares) {
-				pick, pickShares = c, sh
+			if kinds[j] == nil {
+				kinds[j] = f.kindsAt(sm.keys, p)
+			}
+			sh := sharesBySplit(cls, kinds[j], w, sum, 3*len(shares))
+			if pick < 0 || slices.Max(sh) < slices.Max(pickShares) {
+				pick, pickShares = j, sh
 			}
 		}
-		if pick == nil {
+		if pick < 0 {
 			break // no position left
 		}
-		best, shares = pick, pickShares
+		pos, shares = append(pos, keep[pick]), pickShares
+		for i, k := range kinds[pick] {
+			cls[i] = 3*cls[i] + int(k)
+		}
 	}
-	if best == nil {
-		return &classifier{f: f}, []float64{1}
+	c := &classifier{f: f}
+	if len(pos) == 0 {
+		return c, []float64{1}
 	}
-	return best, shares
+	c.setPositions(pos)
+	return c, shares
+}
+
+// weights returns what each key of the sample weighs in a class's share
+// (see shares), and their sum.
+func (sm *sample) weights() ([]float64, float64) {
+	w := make([]float64, len(sm.keys))
+	sum := 0.0
+	for i := range w {
+		w[i] = sm.weight(i)
+		sum += w[i]
+	}
+	if sum == 0 && sm.made != nil {
+		return (&sample{keys: sm.keys}).weights() // nothing made: by the states
+	}
+	return w, sum
+}
+
+// sharesByClass returns the share of each of n classes, key i of class
+// cls[i] weighing w[i] of sum.
+func sharesByClass(cls []int, w []float64, sum float64, n int) []float64 {
+	sh := make([]float64, n)
+	for i, cl := range cls {
+		sh[cl] += w[i]
+	}
+	return normalize(sh, sum)
+}
+
+// sharesBySplit is sharesByClass of the classes cls, each split by the
+// kinds of its keys at a position: key i is of class 3*cls[i] + kinds[i].
+func sharesBySplit(cls []int, kinds []uint8, w []float64, sum float64, n int) []float64 {
+	sh := make([]float64, n)
+	for i, cl := range cls {
+		sh[3*cl+int(kinds[i])] += w[i]
+	}
+	return normalize(sh, sum)
+}
+
+// normalize divides each of sh by sum, where sum is not 0.
+func normalize(sh []float64, sum float64) []float64 {
+	if sum != 0 {
+		for i := range sh {
+			sh[i] /= sum
+		}
+	}
+	return sh
+}
+
+// kindsAt returns the kind of each of keys at window position q.
+func (f *board) kindsAt(keys []uint64, q int) []uint8 {
+	ks := make([]uint8, len(keys))
+	for i, key := range keys {
+		ks[i] = uint8(kind(f.codeAt(key, q)))
+	}
+	return ks
 }
 
 // A classShare is some classes (a bit each) and their share of the next
@@ -369,6 +429,12 @@ type classShare struct {
 // returns the parts, the class itself first, and their shares, by the
 // weights of sample's keys in them.
 func (c *classifier) refine(cl int, share, part float64, keep []int, sm *sample) []classShare {
+	defer func() {
+		if c.table == nil {
+			c.table = newClassTable(c)
+		}
+	}()
+	cls := c.classesOf(sm.keys) // kept as the classes split
 	parts := []classShare{{1 << cl, share}}
 	var stuck uint64 // the parts no position divides
 	for c.count()+2 <= maxClasses {
@@ -382,13 +448,18 @@ func (c *classifier) refine(cl int, share, part float64, keep []int, sm *sample)
 			break
 		}
 		leaf := bits.TrailingZeros64(parts[i].classes)
-		q, of, ok := c.bestSplit(leaf, keep, sm)
+		q, of, ok := c.bestSplit(leaf, keep, sm, cls)
 		if !ok {
 			stuck |= parts[i].classes
 			continue
 		}
 		n := c.count()
 		c.divide(leaf, q)
+		for k, key := range sm.keys {
+			if cls[k] == leaf {
+				cls[k] = c.split(len(c.splits)-1, kind(c.f.codeAt(key, q)))
+			}
+		}
 		whole := parts[i].share
 		parts[i].share = whole * of[0]
 		parts = append(parts, classShare{1 << n, whole * of[1]}, classShare{1 << (n + 1), whole * of[2]})
@@ -399,8 +470,9 @@ func (c *classifier) refine(cl int, share, part float64, keep []int, sm *sample)
 // bestSplit returns the position of keep that divides class cl most
 // evenly by its kinds, weighed as in shares, and the part of the class's
 // weight of each kind there; false where no position divides it, as all
-// of its keys in the sample have one kind at each.
-func (c *classifier) bestSplit(cl int, keep []int, sm *sample) (int, [3]float64, bool) {
+// of its keys in the sample have one kind at each. cls holds the class
+// of each key of the sample.
+func (c *classifier) bestSplit(cl int, keep []int, sm *sample, cls []int) (int, [3]float64, bool) {
 	var at []int // the positions of keep cl is not told by
 	for _, q := range keep {
 		if !slices.ContainsFunc(c.rules[cl], func(r posKind) bool { return r.pos == q }) {
@@ -413,7 +485,7 @@ func (c *classifier) bestSplit(cl int, keep []int, sm *sample) (int, [3]float64,
 	weights := make([][3]float64, len(at))
 	sum := 0.0
 	for i, key := range sm.keys {
-		if c.class(key) != cl {
+		if cls[i] != cl {
 			continue
 		}
 		w := sm.weight(i)

@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -203,4 +204,153 @@ func TestClassTable(t *testing.T) {
 			t.Errorf("%d squares: %d partitions of 300 told by a table", f.slots, tables)
 		}
 	}
+}
+
+// TestChooseClasses checks chooseClasses, which weighs each candidate
+// position by the kinds of the sample's keys there, against choosing by a
+// classifier for each candidate, and refine, which keeps the class of
+// each key as it splits classes, against telling them again after each
+// split: the same positions, shares and splits, and a classifier whose
+// table tells what its divisions tell. Keys packed (6x6 by rows) and in
+// base 11 (8x12 by the narrow sweep), weighed by states, by the states
+// they made, and by states where they made none.
+func TestChooseClasses(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(15, 16))
+	packed, err := newBoard(6, 6, SweepRows, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base11, err := newBoard(8, 12, SweepNarrow, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base11.pack(false)
+	keys11 := make([]uint64, 5000)
+	for i := range keys11 {
+		keys11[i], _ = randomKey11(rng, base11.slots, i, rng.IntN(4))
+	}
+	boards := []struct {
+		f    *board
+		keys []uint64
+	}{{packed, randomKeys(packed)}, {base11, keys11}}
+	refined := 0 // the refines that split a class
+	for _, b := range boards {
+		for si, sm := range samples(b.f) {
+			sm.keys = b.keys
+			keep := everyPosition(b.f)
+			for _, part := range []float64{0, 0.02, 0.35} {
+				for _, seed := range [][]int{nil, {keep[2], keep[5]}} {
+					name := fmt.Sprintf("%d squares, sample %d, part %v, seed %v", b.f.slots, si, part, seed)
+					c, shares := chooseClasses(b.f, keep, sm, part, seed)
+					wantC, wantShares := chooseClassesByClassifiers(b.f, keep, sm, part, seed)
+					if diff := cmp.Diff(wantC.pos, c.pos); diff != "" {
+						t.Errorf("%s: positions (-by classifiers +by kinds):\n%s", name, diff)
+					}
+					if diff := cmp.Diff(wantShares, shares); diff != "" {
+						t.Errorf("%s: shares (-by classifiers +by kinds):\n%s", name, diff)
+					}
+					cl := slices.Index(shares, slices.Max(shares))
+					want := c.clone()
+					wantParts := want.refineByClassifiers(cl, shares[cl], part/4, keep, sm)
+					parts := c.refine(cl, shares[cl], part/4, keep, sm)
+					if diff := cmp.Diff(wantParts, parts, cmp.AllowUnexported(classShare{})); diff != "" {
+						t.Errorf("%s: refined (-told again +kept):\n%s", name, diff)
+					}
+					if diff := cmp.Diff(want.splits, c.splits, cmp.AllowUnexported(classSplit{})); diff != "" {
+						t.Errorf("%s: splits (-told again +kept):\n%s", name, diff)
+					}
+					if len(c.splits) > 0 {
+						refined++
+					}
+					if b.f == base11 && c.table == nil && len(c.positions()) <= maxTablePositions {
+						t.Errorf("%s: refined, no table", name)
+					}
+					if diff := cmp.Diff(want.classesOf(b.keys), c.classesOf(b.keys)); diff != "" {
+						t.Errorf("%s: refined classes (-by division +by c):\n%s", name, diff)
+					}
+				}
+			}
+		}
+	}
+	if refined < 4 {
+		t.Errorf("%d refines split a class, want 4 or more", refined)
+	}
+	t.Logf("%d refines split a class", refined)
+}
+
+// chooseClassesByClassifiers is chooseClasses by a classifier for each
+// candidate position.
+func chooseClassesByClassifiers(f *board, keep []int, sm *sample, part float64, seed []int) (*classifier, []float64) {
+	var best *classifier
+	shares := []float64{1}
+	if len(seed) > 0 {
+		best = &classifier{f: f}
+		best.setPositions(seed)
+		shares = best.shares(sm)
+	}
+	for len(shares) == 1 || len(best.pos) < maxClassPositions && slices.Max(shares) > part {
+		var pick *classifier
+		var pickShares []float64
+		for _, p := range keep {
+			var pos []int
+			if best != nil {
+				if slices.Contains(best.pos, p) {
+					continue
+				}
+				pos = slices.Clone(best.pos)
+			}
+			c := &classifier{f: f}
+			c.setPositions(append(pos, p))
+			sh := c.shares(sm)
+			if pick == nil || slices.Max(sh) < slices.Max(pickShares) {
+				pick, pickShares = c, sh
+			}
+		}
+		if pick == nil {
+			break
+		}
+		best, shares = pick, pickShares
+	}
+	if best == nil {
+		return &classifier{f: f}, []float64{1}
+	}
+	return best, shares
+}
+
+// clone returns a copy of c that tells classes by division.
+func (c *classifier) clone() *classifier {
+	d := &classifier{f: c.f, partition: c.partition.clone()}
+	d.rules, _ = d.partition.rules()
+	return d
+}
+
+// refineByClassifiers is refine telling the class of each key again after
+// each split.
+func (c *classifier) refineByClassifiers(cl int, share, part float64, keep []int, sm *sample) []classShare {
+	parts := []classShare{{1 << cl, share}}
+	var stuck uint64
+	for c.count()+2 <= maxClasses {
+		i := -1
+		for j, p := range parts {
+			if p.share > part && p.classes&stuck == 0 && (i < 0 || p.share > parts[i].share) {
+				i = j
+			}
+		}
+		if i < 0 {
+			break
+		}
+		leaf := bits.TrailingZeros64(parts[i].classes)
+		q, of, ok := c.bestSplit(leaf, keep, sm, c.classesOf(sm.keys))
+		if !ok {
+			stuck |= parts[i].classes
+			continue
+		}
+		n := c.count()
+		c.divide(leaf, q)
+		whole := parts[i].share
+		parts[i].share = whole * of[0]
+		parts = append(parts, classShare{1 << n, whole * of[1]}, classShare{1 << (n + 1), whole * of[2]})
+	}
+	return parts
 }
