@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"math/rand/v2"
 	"sync"
@@ -21,6 +22,12 @@ func (s sums) add(key uint64, val []uint64) {
 		s[key] = new(big.Int)
 	}
 	s[key].Add(s[key], limbsToBig(val))
+}
+
+// equal reports whether s and o hold the same sums: what cmp.Diff with
+// bigEqual tells, many times faster on a table's states.
+func (s sums) equal(o sums) bool {
+	return maps.EqualFunc(s, o, func(a, b *big.Int) bool { return a.Cmp(b) == 0 })
 }
 
 // bigEqual compares big numbers by value in cmp.Diff.
@@ -124,8 +131,8 @@ func TestTable(t *testing.T) {
 				}
 			}
 			sp.Free()
-			if diff := cmp.Diff(want, got, bigEqual()); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", name, diff)
+			if !want.equal(got) {
+				t.Errorf("%s (-want +got):\n%s", name, cmp.Diff(want, got, bigEqual()))
 			}
 			if used := mem.Used(); used != 0 {
 				t.Errorf("%s: %d bytes still counted after pack", name, used)
