@@ -134,11 +134,20 @@ func (r *counter) saveCheckpoint(v int, cur *layer, total []uint64, part *stepPa
 		}
 	}
 	// What writing the manifest left is garbage now: given back at once,
-	// and the limit told.
-	debug.FreeOSMemory()
+	// and the limit told, where there is enough of it to be worth a
+	// collection that stops every goroutine (a small count checkpoints
+	// every square, and its garbage the collector takes in its stride).
+	if fi, err := os.Stat(r.cfg.Checkpoint); err == nil && fi.Size() >= bigManifest {
+		debug.FreeOSMemory()
+	}
 	r.mem.SampleRuntime()
 	return nil
 }
+
+// bigManifest is the size of a checkpoint's manifest from which the
+// garbage writing it left (the records of the layer's groups, a few times
+// the file) goes back to the kernel once it is written.
+const bigManifest = 1 << 20
 
 func (l *layer) owns(lf *layerFile) bool {
 	for _, f := range l.files {
