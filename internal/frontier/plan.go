@@ -197,7 +197,7 @@ func (s *stepper) measure(shard bool) (float64, error) {
 	if len(sm.keys) == 0 {
 		return 0, nil
 	}
-	w := r.newWorker(s.v, shard, fewDemands) // a sample: a small memo
+	w := r.newWorker(s.v, shard, fewDemands, len(sm.keys)) // a sample: a small memo
 	val := make([]uint64, r.k)
 	val[0] = 1
 	sm.made = make([]uint32, len(sm.keys))

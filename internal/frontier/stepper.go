@@ -162,9 +162,9 @@ func (s *stepper) makeWorkers(workers int, shard, lean bool, part *stepPart) err
 		mix = manyDemands
 	}
 	for i := range s.ws {
-		w := r.newWorker(v, shard, mix)
+		w := r.newWorker(v, shard, mix, s.cur.n)
 		if r.spill {
-			w.in = make([]uint64, chunkStates*stride)
+			w.in = make([]uint64, min(chunkStates, s.cur.n)*stride) // a piece is at most the layer
 			if !s.final {
 				after := 0
 				if part != nil {

@@ -294,15 +294,23 @@ func secondFar[P int8 | int](f, first, s P) P {
 // buffered step's grouped by hash), the memo takes 2^21 entries (16 MiB):
 // on 9x5 with free ends across, 76% of the lookups missed 2^15, and the
 // count took 164 s on one worker against 187.
-func (r *counter) memoBits(v int, mix demandMix) uint {
+//
+// A layer of n states has at most n demands, and a memo of twice as many
+// entries is enough: on small boards a larger one costs more to clear at
+// every square than it saves (3x45 cleared 17 MB a count).
+func (r *counter) memoBits(v int, mix demandMix, states int) uint {
+	enough := max(minMemoBits, uint(bits.Len(uint(states)))+1)
 	switch {
 	case r.vb == nil || len(r.vb.after[v].words)*8 < bigMemoFilter:
-		return 13
+		return min(13, enough)
 	case !r.f.packed && mix == manyDemands:
-		return 21
+		return min(21, enough)
 	}
-	return 15
+	return min(15, enough)
 }
+
+// minMemoBits is the log2 of the fewest entries of a memo of choices.
+const minMemoBits = 6
 
 // A demandMix tells how many demands the states of a group a worker
 // expands have, which sizes its memo of choices (memoBits).
@@ -598,10 +606,11 @@ func (w *worker) endBoard(arr slotCodes, z int, complete bool, val []uint64) {
 
 // newWorker returns a worker for the step adding square v; shard makes
 // it expand only the count's shard of the states, and mix how many
-// demands the states of a group it expands have (memoBits). It has
+// demands the states of a group it expands have and states how many
+// states it may expand (memoBits). It has
 // neither tables nor bins yet: the step gives it one or the other.
-func (r *counter) newWorker(v int, shard bool, mix demandMix) *worker {
-	mb := r.memoBits(v, mix)
+func (r *counter) newWorker(v int, shard bool, mix demandMix, states int) *worker {
+	mb := r.memoBits(v, mix, states)
 	w := &worker{r: r, st: &r.f.shifts[v], v: v, final: v == r.f.n-1, shard: shard, memo: make([]uint64, 1<<mb), memoShift: 64 - mb,
 		total: make([]uint64, r.k)}
 	if r.cfg.AllLengths && (v+1)%r.f.w == 0 && !w.final {
