@@ -209,6 +209,11 @@ func benchDP(b *testing.B, rows, cols, workers int, want string, opts ...CountDP
 	b.ReportMetric(float64(res.Work.PeakBytes)/float64(res.Work.PeakStates), "bytes/state")
 }
 
+// BenchmarkDP5x5Par2 and BenchmarkDP4x7Par2 count boards whose layers
+// are small: what a count costs beside its states, at every square.
+func BenchmarkDP5x5Par2(b *testing.B) { benchDP(b, 5, 5, 2, "304") }
+func BenchmarkDP4x7Par2(b *testing.B) { benchDP(b, 4, 7, 2, "1682") }
+
 func BenchmarkDP5x8Par2(b *testing.B)       { benchDP(b, 5, 8, 2, "3742739") }
 func BenchmarkDP6x6Par2(b *testing.B)       { benchDP(b, 6, 6, 2, "524486") }
 func BenchmarkDP6x6Seq(b *testing.B)        { benchDP(b, 6, 6, 1, "524486") }
