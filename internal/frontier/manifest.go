@@ -362,7 +362,10 @@ func storeManifest(f *os.File, m *manifest) error {
 		return err
 	}
 	crc := crc32.New(castagnoli)
-	w := bufio.NewWriterSize(io.MultiWriter(f, crc), 1<<20)
+	// A buffer of 64 KiB, not more: a small count saves a checkpoint at
+	// every square, and clearing a larger buffer each time cost more
+	// than the writes it spares.
+	w := bufio.NewWriterSize(io.MultiWriter(f, crc), 64<<10)
 	for len(lists) > 0 {
 		// The first stand-in left in body.
 		first, at := 0, -1
