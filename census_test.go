@@ -13,6 +13,7 @@ import (
 // TestCensusPublished reproduces published totals (OEIS A165134, A001230,
 // A169696, A079137, A070030), on the board and its mirror, on one and two workers.
 func TestCensusPublished(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		rows, cols           int
 		closed               bool

@@ -73,6 +73,7 @@ func TestClosedAgainstReference(t *testing.T) {
 // reduction, on one and two workers and on the mirror board, against the
 // open tours that end next to their start.
 func TestClosedCounts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	boards := []struct {
 		rows, cols int

@@ -43,6 +43,7 @@ func checkConstructed(t *testing.T, rows, cols int, start Coordinate, closed boo
 // block, place of the start in it and set of neighbours recurs, so larger
 // odd boards meet no case these have not.
 func TestConstructBlocks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	largest := 31
 	if !exhaustive {
@@ -87,6 +88,7 @@ func TestConstructBlocks(t *testing.T) {
 // sample of squares up to length 30 (14 with -short or -race), a tour exactly when CountDP, a
 // separate count, finds tours from that square.
 func TestConstructStrips(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	longest := 30
 	switch {

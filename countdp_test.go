@@ -33,6 +33,7 @@ func mustCountDP(t testing.TB, rows, cols int, opts ...CountDPOption) *DPCount {
 // tours from the lower-left corner, as R x C and as C x R (both are in
 // figure2).
 func TestCountDPFigure2(t *testing.T) {
+	t.Parallel()
 	for b, want := range figure2(t) {
 		if b[0]*b[1] > 30 && (raceEnabled || testing.Short()) {
 			continue
@@ -50,6 +51,7 @@ func TestCountDPFigure2(t *testing.T) {
 // in milliseconds. Each board is also counted transposed, from the
 // mirrored square.
 func TestCountDPAgainstEnumeration(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	boards := [][2]int{{1, 1}, {1, 4}, {2, 5}, {3, 3}, {3, 4}, {3, 5}, {3, 6}, {3, 7}, {3, 8}, {3, 10}, {4, 4}, {4, 5}, {4, 6}, {5, 5}}
 	if exhaustive {
@@ -202,6 +204,7 @@ func moreWorkers() []int {
 // TestCountDPWorkers checks that the number of workers changes neither the
 // count nor a single step's number of states.
 func TestCountDPWorkers(t *testing.T) {
+	t.Parallel()
 	for _, opts := range [][]CountDPOption{nil, {WithFreeEnds()}, {WithClosed()}} {
 		want := mustCountDP(t, 5, 7, append(opts, WithWorkers(1))...)
 		for _, workers := range moreWorkers() {
@@ -557,6 +560,7 @@ func TestCountDPProgress(t *testing.T) {
 // count with WithAllLengths finds on the way against counts of each board
 // alone.
 func TestCountDPAllLengths(t *testing.T) {
+	t.Parallel()
 	for _, b := range []struct {
 		rows, cols int
 		opts       []CountDPOption

@@ -8,6 +8,7 @@ import (
 // TestExistsAgainstSearch checks Exists and StartPossible against the
 // exhaustive census of every board up to 6x6, open and closed.
 func TestExistsAgainstSearch(t *testing.T) {
+	t.Parallel()
 	for rows := 1; rows <= 6; rows++ {
 		for cols := 1; cols <= 6; cols++ {
 			for _, closed := range []bool{false, true} {

@@ -246,6 +246,7 @@ func TestAgainstReference(t *testing.T) {
 // R x C board gives the same counts as its mirror image C x R from the
 // mirrored square.
 func TestWorkersAndMirror(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, b := range [][2]int{{5, 6}, {4, 8}, {3, 10}, {5, 5}} {
 		starts := []Coordinate{{b[0] - 1, 0}, {0, 1}, {1, 2}, {b[0] / 2, b[1] / 2}}
@@ -376,6 +377,7 @@ func TestFirst(t *testing.T) {
 }
 
 func TestStoredToursAreCompact(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("stores 524,486 tours")
 	}

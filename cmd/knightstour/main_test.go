@@ -98,6 +98,7 @@ func TestCountJSON(t *testing.T) {
 // dynamic programming, from a start, with free ends and closed, and checks
 // that auto picks the expected method.
 func TestCountMethods(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args   []string
 		count  string
@@ -172,6 +173,7 @@ func TestCountDPFailures(t *testing.T) {
 // and one stopped by SIGINT and resumed, through the command, as the
 // README shows them.
 func TestCountDPShardsAndCheckpoint(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var files []string
 	for i := range 4 {
@@ -353,6 +355,7 @@ func TestClosedCommands(t *testing.T) {
 }
 
 func TestCensus(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := runArgs(t, "census", "-quiet", "5x5")
 	if code != exitOK || !strings.HasPrefix(out, "304   0  56   0 304\n") || !strings.Contains(out, "1728 directed, 864 undirected") {
 		t.Errorf("census 5x5: exit %d, %s %s", code, out, errOut)
@@ -543,6 +546,7 @@ func TestResumeShards(t *testing.T) {
 // TestShardProcesses runs the shards of a count as separate processes at
 // the same time, as a batch system would, and merges their JSON.
 func TestShardProcesses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want string
@@ -604,6 +608,7 @@ func TestShardProcesses(t *testing.T) {
 }
 
 func TestTour(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "t.svg")
 	code, out, errOut := runArgs(t, "tour", "-closed", "-svg", file, "-numbers", "30x30")
