@@ -132,12 +132,12 @@ func punches(t *testing.T, dir string) bool {
 func TestGiveBack(t *testing.T) {
 	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	for _, cfg := range []Config{
-		{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, passPart: 0.1, compact: true},
-		{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, passPart: 0.1, Base11: true, Lean: true},
+		{Rows: 5, Cols: 6, Mode: FreeEnds, AllLengths: true, passPart: 0.1, compact: true},
+		{Rows: 5, Cols: 6, Mode: FreeEnds, AllLengths: true, passPart: 0.1, Base11: true, Lean: true},
 		{Rows: 6, Cols: 5, Mode: FromStart, StartRow: 5, passPart: 0.1},
 		// Keys in digits, compact: grouped by the next step's classes, in
 		// groups of 64 states, enough of them for a group or more a class.
-		{Rows: 5, Cols: 7, Mode: FreeEnds, AllLengths: true, passPart: 0.1, Base11: true, compact: true, groupStates: 64},
+		{Rows: 5, Cols: 6, Mode: FreeEnds, AllLengths: true, passPart: 0.1, Base11: true, compact: true, groupStates: 64},
 	} {
 		name := fmt.Sprintf("%dx%d %v lean %v compact %v base 11 %v", cfg.Rows, cfg.Cols, cfg.Mode, cfg.Lean, cfg.compact, cfg.Base11)
 		cfg.Workers, cfg.MemoryLimit, cfg.noMirror, cfg.SpillDir = 2, 1<<30, true, t.TempDir()
