@@ -592,7 +592,7 @@ func TestMirror(t *testing.T) {
 func TestFullCounts(t *testing.T) {
 	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
 	cfgs := []Config{
-		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5},
+		{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4},
 		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrowDown, Workers: 1},
 		{Rows: 5, Cols: 6, Mode: FreeEnds, AllLengths: true, passPart: 0.3},
 		{Rows: 4, Cols: 9, Mode: FreeEnds, AllLengths: true, Base11: true, passPart: 0.4, compact: true},
