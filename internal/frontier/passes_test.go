@@ -148,7 +148,7 @@ func TestMirrorClassPasses(t *testing.T) {
 	// still be of one class.
 	boards := []Config{
 		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow, passPart: 0.3},
-		{Rows: 5, Cols: 7, Mode: FreeEnds, Sweep: SweepNarrowDown, passPart: 0.3},
+		{Rows: 5, Cols: 6, Mode: FreeEnds, Sweep: SweepNarrowDown, passPart: 0.3},
 		{Rows: 8, Cols: 4, Mode: FreeEnds, Sweep: SweepNarrow, passPart: 0.3},
 		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow, Base11: true, passPart: 0.3},
 		{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow, Base11: true, passPart: 0.1},
