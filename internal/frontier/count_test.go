@@ -55,7 +55,7 @@ func TestCountSmallGroups(t *testing.T) {
 	// the count of 6x6 in groups of one state at square 30.
 	t.Parallel()
 	cfgs := []Config{
-		{Rows: 6, Cols: 6, Mode: FromStart, StartRow: 5},
+		{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4},
 		{Rows: 7, Cols: 4, Mode: FromStart, StartRow: 6, Across: true}, // room for 2 bits
 		{Rows: 5, Cols: 6, Mode: FreeEnds, AllLengths: true},
 		{Rows: 8, Cols: 4, Mode: Closed, Sweep: SweepNarrow, Across: true},   // 16 nibbles
@@ -471,7 +471,7 @@ func TestPairedStarts(t *testing.T) {
 		{Rows: 6, Cols: 5, StartRow: 3, StartCol: 0, Sweep: SweepNarrowDown, passPart: 0.3},
 		{Rows: 5, Cols: 6, StartRow: 4, Sweep: SweepNarrow, Workers: 1},
 		{Rows: 5, Cols: 6, StartRow: 4, Sweep: SweepRows},   // no pair: reflections only in the first columns
-		{Rows: 6, Cols: 6, StartRow: 5, Sweep: SweepNarrow}, // even: no pair
+		{Rows: 4, Cols: 7, StartRow: 3, Sweep: SweepNarrow}, // even: no pair
 	}
 	if exhaustive {
 		cfgs = append(cfgs,
