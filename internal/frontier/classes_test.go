@@ -208,10 +208,11 @@ func TestClassTable(t *testing.T) {
 
 // TestChooseClasses checks chooseClasses, which weighs each candidate
 // position by the kinds of the sample's keys there, against choosing by a
-// classifier for each candidate, and refine, which keeps the class of
-// each key as it splits classes, against telling them again after each
-// split: the same positions, shares and splits, and a classifier whose
-// table tells what its divisions tell. Keys packed (6x6 by rows) and in
+// classifier for each candidate (the same positions and shares), and
+// refine, which keeps the class of each key as it splits classes: each
+// part holds the share that the classes of its keys, told again by
+// division, give it, and the classifier's table tells what its divisions
+// tell. Keys packed (6x6 by rows) and in
 // base 11 (8x12 by the narrow sweep), weighed by states, by the states
 // they made, and by states where they made none.
 func TestChooseClasses(t *testing.T) {
@@ -250,15 +251,21 @@ func TestChooseClasses(t *testing.T) {
 					if diff := cmp.Diff(wantShares, shares); diff != "" {
 						t.Errorf("%s: shares (-by classifiers +by kinds):\n%s", name, diff)
 					}
+					// Each part refine returns holds the share of the sample
+					// that the classes of its keys, told again by division,
+					// give it.
 					cl := slices.Index(shares, slices.Max(shares))
-					want := c.clone()
-					wantParts := want.refineByClassifiers(cl, shares[cl], part/4, keep, sm)
 					parts := c.refine(cl, shares[cl], part/4, keep, sm)
-					if diff := cmp.Diff(wantParts, parts, cmp.AllowUnexported(classShare{})); diff != "" {
-						t.Errorf("%s: refined (-told again +kept):\n%s", name, diff)
-					}
-					if diff := cmp.Diff(want.splits, c.splits, cmp.AllowUnexported(classSplit{})); diff != "" {
-						t.Errorf("%s: splits (-told again +kept):\n%s", name, diff)
+					slow := c.byDivision()
+					told := slow.shares(sm)
+					for _, p := range parts {
+						sum := 0.0
+						for m := p.classes; m != 0; m &= m - 1 {
+							sum += told[bits.TrailingZeros64(m)]
+						}
+						if d := sum - p.share; d > 1e-9 || d < -1e-9 {
+							t.Errorf("%s: refined, classes %b of share %v, told again %v", name, p.classes, p.share, sum)
+						}
 					}
 					if len(c.splits) > 0 {
 						refined++
@@ -266,7 +273,7 @@ func TestChooseClasses(t *testing.T) {
 					if b.f == base11 && c.table == nil && len(c.positions()) <= maxTablePositions {
 						t.Errorf("%s: refined, no table", name)
 					}
-					if w, g := want.classesOf(b.keys), c.classesOf(b.keys); !slices.Equal(w, g) {
+					if w, g := slow.classesOf(b.keys), c.classesOf(b.keys); !slices.Equal(w, g) {
 						t.Errorf("%s: refined classes (-by division +by c):\n%s", name, cmp.Diff(w, g))
 					}
 				}
@@ -318,39 +325,9 @@ func chooseClassesByClassifiers(f *board, keep []int, sm *sample, part float64, 
 	return best, shares
 }
 
-// clone returns a copy of c that tells classes by division.
-func (c *classifier) clone() *classifier {
+// byDivision returns a copy of c that tells classes by division.
+func (c *classifier) byDivision() *classifier {
 	d := &classifier{f: c.f, partition: c.partition.clone()}
 	d.rules, _ = d.partition.rules()
 	return d
-}
-
-// refineByClassifiers is refine telling the class of each key again after
-// each split.
-func (c *classifier) refineByClassifiers(cl int, share, part float64, keep []int, sm *sample) []classShare {
-	parts := []classShare{{1 << cl, share}}
-	var stuck uint64
-	for c.count()+2 <= maxClasses {
-		i := -1
-		for j, p := range parts {
-			if p.share > part && p.classes&stuck == 0 && (i < 0 || p.share > parts[i].share) {
-				i = j
-			}
-		}
-		if i < 0 {
-			break
-		}
-		leaf := bits.TrailingZeros64(parts[i].classes)
-		q, of, ok := c.bestSplit(leaf, keep, sm, c.classesOf(sm.keys))
-		if !ok {
-			stuck |= parts[i].classes
-			continue
-		}
-		n := c.count()
-		c.divide(leaf, q)
-		whole := parts[i].share
-		parts[i].share = whole * of[0]
-		parts = append(parts, classShare{1 << n, whole * of[1]}, classShare{1 << (n + 1), whole * of[2]})
-	}
-	return parts
 }
