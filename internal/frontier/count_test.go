@@ -400,13 +400,15 @@ func statesBySquare(t *testing.T, cfg Config, base11 bool, squares int) []int {
 // states (wholeCount): most of them check the same few boards.
 var wholeCounts sync.Map
 
-// wholeCount returns cfg's count made at once, in memory, with 2 workers.
+// wholeCount returns cfg's count made at once, in memory, with 2 workers
+// and cfg's memory limit, at least 1 GiB.
 func wholeCount(t *testing.T, cfg Config) *Result {
 	t.Helper()
 	c := Config{Rows: cfg.Rows, Cols: cfg.Cols, Mode: cfg.Mode, StartRow: cfg.StartRow, StartCol: cfg.StartCol,
 		AllLengths: cfg.AllLengths, AllDemands: cfg.AllDemands, Sweep: cfg.Sweep, EarlyStart: cfg.EarlyStart,
-		Shard: cfg.Shard, Shards: cfg.Shards, Workers: 2, MemoryLimit: 1 << 30, noMirror: cfg.noMirror, noDiagonal: cfg.noDiagonal, Across: cfg.Across}
-	key := fmt.Sprintf("%+v", c)
+		Shard: cfg.Shard, Shards: cfg.Shards, Workers: 2, noMirror: cfg.noMirror, noDiagonal: cfg.noDiagonal, Across: cfg.Across}
+	key := fmt.Sprintf("%+v", c) // the limit changes no count
+	c.MemoryLimit = max(cfg.MemoryLimit, 1<<30)
 	if r, ok := wholeCounts.Load(key); ok {
 		return r.(*Result)
 	}
