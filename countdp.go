@@ -223,7 +223,7 @@ func CountDP(ctx context.Context, rows, cols int, opts ...CountDPOption) (*DPCou
 	if cfg.progress != nil {
 		fc.Progress, fc.Every = func(p frontier.Progress) {
 			cfg.progress(Progress{TasksDone: p.Squares, Tasks: p.Of, States: p.States,
-				Pass: p.Pass, Passes: p.Passes, Expanded: p.Expanded, Demands: p.Demands, Checked: p.Checked, Resumes: p.Resumes, Halved: p.Halved, DiskFree: p.DiskFree, Elapsed: p.Elapsed})
+				Pass: p.Pass, Passes: p.Passes, Expanded: p.Expanded, Demands: p.Demands, Checked: p.Checked, Resumes: p.Resumes, Halved: p.Halved, DiskFree: p.DiskFree, ByLength: p.ByLength, Elapsed: p.Elapsed})
 		}, cfg.every
 	}
 	out, err := frontier.Count(ctx, fc)

@@ -189,6 +189,24 @@ func ExampleWithProgress() {
 	// 524486 tours, halved: true
 }
 
+// WithAllLengths counts every board on the way in one pass: here 5x1 to
+// 5x7 with free ends. Each shorter board's tours are final once the count
+// has added its column, and the reports of WithProgress hold them from
+// then on, so that a count of days gives them as it goes.
+func ExampleWithAllLengths() {
+	var last knightstour.Progress
+	res, err := knightstour.CountDP(context.Background(), 5, 7, knightstour.WithFreeEnds(), knightstour.WithAllLengths(),
+		knightstour.WithProgress(time.Hour, func(p knightstour.Progress) { last = p }))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("reported:", last.ByLength)
+	fmt.Println("result:  ", res.ByLength)
+	// Output:
+	// reported: [0 0 0 164 1728 37568]
+	// result:   [0 0 0 164 1728 37568 1245736]
+}
+
 // WithAcross counts the same tours through other states: its columns run
 // along the board's shorter side, each as long as the longer one, a
 // second computation to check a count by.

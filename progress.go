@@ -124,5 +124,13 @@ type Progress struct {
 	// rather than leave less than 2 GiB. 0 before the first look, or
 	// where the file system cannot tell.
 	DiskFree int64
+	// ByLength is, for CountDP with WithAllLengths, the tours of each
+	// shorter board the count has finished, as DPCount.ByLength counts
+	// them: ByLength[i] is the board of i+1 squares along the longer
+	// side, final once the count has added that column (or resumed from
+	// a checkpoint after it). A count of days gives them as it goes,
+	// so a stop loses none of them. Nil before the first, and for a
+	// shard (WithShard), whose counts are parts of the whole.
+	ByLength []*big.Int
 	Elapsed  time.Duration
 }

@@ -310,6 +310,7 @@ func countDP(ctx context.Context, s *search, c *common, f *countFlags, progress 
 			}
 		}
 		progress.checkpoint, progress.width = *f.cpt, res.Width
+		progress.cut = func(k int) string { return cutBoard(rows, cols, k) }
 		opts = append(opts, knightstour.WithProgress(250*time.Millisecond, progress.showSteps))
 	}
 	dp, err := knightstour.CountDP(ctx, rows, cols, opts...)
@@ -363,11 +364,7 @@ func printCount(stdout io.Writer, s *search, free bool, shard shardFlag, res *co
 		return
 	}
 	for k, n := range res.ByLength {
-		r, c := rows, k+1
-		if rows > cols {
-			r, c = k+1, cols
-		}
-		fmt.Fprintf(stdout, "  %dx%d: %s\n", r, c, grouped(n))
+		fmt.Fprintf(stdout, "  %s: %s\n", cutBoard(rows, cols, k+1), grouped(n))
 	}
 	elapsed := millis(time.Duration(res.ElapsedMS * float64(time.Millisecond)))
 	if res.Method == "dp" {
@@ -498,4 +495,13 @@ func parseSweep(name string) (knightstour.Sweep, error) {
 		}
 	}
 	return 0, fmt.Errorf("-sweep %q: want rows, narrow or narrow-down", name)
+}
+
+// cutBoard names the board rows x cols cut to k squares along its longer
+// side, as -all-lengths counts it.
+func cutBoard(rows, cols, k int) string {
+	if rows > cols {
+		return fmt.Sprintf("%dx%d", k, cols)
+	}
+	return fmt.Sprintf("%dx%d", rows, k)
 }

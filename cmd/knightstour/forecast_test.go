@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -209,5 +210,51 @@ func TestStepLine(t *testing.T) {
 		if diff := cmp.Diff(tt.want, b.String()); diff != "" {
 			t.Errorf("pass %d of %d (-want +got):\n%s", tt.pass, tt.passes, diff)
 		}
+	}
+}
+
+// TestLengthLines checks that the progress of a count of every length
+// says each shorter board's tours once, as soon as a report holds them
+// and the count has run for a second, before the line of squares.
+func TestLengthLines(t *testing.T) {
+	tours := func(ns ...int64) []*big.Int {
+		var out []*big.Int
+		for _, n := range ns {
+			out = append(out, big.NewInt(n))
+		}
+		return out
+	}
+	step := knightstour.Progress{TasksDone: 16, Tasks: 96, States: 12, Elapsed: 2 * time.Second}
+	tests := []struct {
+		name    string
+		reports [][]*big.Int
+		elapsed time.Duration
+		want    []string // the lines said, without the lines of squares
+	}{
+		{"none yet", [][]*big.Int{nil, nil}, 2 * time.Second, nil},
+		{"one at a time", [][]*big.Int{tours(0), tours(0), tours(0, 5)}, 2 * time.Second, []string{"8x1 counted: 0 tours", "8x2 counted: 5 tours"}},
+		{"several at once, as on resuming", [][]*big.Int{tours(0, 5, 1234567)}, 2 * time.Second, []string{"8x1 counted: 0 tours", "8x2 counted: 5 tours", "8x3 counted: 1,234,567 tours"}},
+		{"within the first second", [][]*big.Int{tours(0, 5)}, time.Second / 2, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			p := newProgressLine(&b)
+			p.cut = func(k int) string { return cutBoard(8, 12, k) }
+			for _, lengths := range tt.reports {
+				pr := step
+				pr.ByLength, pr.Elapsed = lengths, tt.elapsed
+				p.showSteps(pr)
+			}
+			var said []string
+			for line := range strings.Lines(b.String()) {
+				if !strings.Contains(line, "squares added") {
+					said = append(said, strings.TrimSuffix(line, "\n"))
+				}
+			}
+			if diff := cmp.Diff(tt.want, said); diff != "" {
+				t.Errorf("lines said (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -32,6 +32,11 @@ type progressLine struct {
 	// width and squares tell a frontier count's time left (squareClock).
 	width   int
 	squares squareClock
+	// cut names the board cut to k squares along the longer side, and
+	// lengths is how many of those boards' tours the line has said: a
+	// count of every length says each as soon as it is done.
+	cut     func(k int) string
+	lengths int
 }
 
 // squareClock estimates the time a frontier count has left: the time a
@@ -125,6 +130,10 @@ func (p *progressLine) showSteps(pr knightstour.Progress) {
 	if pr.Resumes > 0 && !p.resumeSaid {
 		p.resumeSaid = true
 		p.say(fmt.Sprintf("resuming from the checkpoint %s after square %d of %d", p.checkpoint, pr.Resumes, pr.Tasks))
+	}
+	// Like the line, from a second on: a short count's result says them.
+	for ; p.cut != nil && pr.Elapsed >= time.Second && p.lengths < len(pr.ByLength); p.lengths++ {
+		p.say(fmt.Sprintf("%s counted: %s tours", p.cut(p.lengths+1), grouped(pr.ByLength[p.lengths])))
 	}
 	next := ""
 	switch {

@@ -521,6 +521,7 @@ func (r *counter) removeOrphanLayers() {
 func (r *counter) showResumed(m *manifest) {
 	r.done.Store(int64(m.Squares))
 	r.last.Store(int64(m.States[m.Squares-1]))
+	r.finishedLengths(m.Squares, m.ByLength)
 }
 
 // resumesOlder reports whether a checkpoint of the job old may be resumed

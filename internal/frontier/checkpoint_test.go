@@ -894,6 +894,78 @@ func TestResumeProgress(t *testing.T) {
 	}
 }
 
+// TestLengthsProgress checks that a count of every length reports the
+// tours of each shorter board once it has added its column: every report
+// a prefix of the result's ByLength, the last with every shorter board,
+// the first of a resumed count with the boards done in its checkpoint,
+// and none from a shard, whose counts are parts.
+func TestLengthsProgress(t *testing.T) {
+	t.Parallel()
+	base := Config{Rows: 5, Cols: 6, Mode: FreeEnds, AllLengths: true, Workers: 2, MemoryLimit: 1 << 30}
+	resumed, want, m, cur := stoppedAt(t, base, 17) // 3 columns of 5 done
+	for _, lf := range cur.files {
+		lf.f.Close() // the resumed count opens them again
+	}
+	shard := base
+	shard.Shard, shard.Shards = 1, 2
+	tests := []struct {
+		name      string
+		cfg       Config
+		first     int // lengths in the first report
+		last      int // and in the last
+		resumedAt int
+	}{
+		{"whole", base, 0, 5, 0},
+		{"resumed", resumed, 3, 5, 17},
+		{"shard", shard, 0, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var said [][]*big.Int
+			cfg := tt.cfg
+			cfg.Every = time.Millisecond
+			cfg.Progress = func(p Progress) {
+				mu.Lock()
+				defer mu.Unlock()
+				said = append(said, p.ByLength)
+			}
+			got, err := Count(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.cfg.Shards > 1 {
+				got = want // its own counts are a part; its reports say none
+			}
+			if got.Resumed != tt.resumedAt || m.Squares != 17 {
+				t.Fatalf("resumed after %d squares, want %d", got.Resumed, tt.resumedAt)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(said) == 0 {
+				t.Fatal("no report")
+			}
+			if n := len(said[0]); n != tt.first {
+				t.Errorf("the first report has %d lengths, want %d", n, tt.first)
+			}
+			if n := len(said[len(said)-1]); n != tt.last {
+				t.Errorf("the last report has %d lengths, want %d", n, tt.last)
+			}
+			for i, lengths := range said {
+				if i > 0 && len(lengths) < len(said[i-1]) {
+					t.Errorf("report %d has %d lengths, fewer than the one before", i, len(lengths))
+				}
+				if len(lengths) == 0 {
+					continue
+				}
+				if diff := gocmp.Diff(got.ByLength[:len(lengths)], lengths, gocmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })); diff != "" {
+					t.Fatalf("report %d (-result +reported):\n%s", i, diff)
+				}
+			}
+		})
+	}
+}
+
 // stoppedAt counts cfg whole, then again with a checkpoint in a directory
 // of its own, stopped after square stop, and returns cfg with the
 // checkpoint, the whole count, and the checkpoint's manifest and layer.

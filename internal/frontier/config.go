@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"fmt"
+	"math/big"
 	"time"
 )
 
@@ -226,5 +227,13 @@ type Progress struct {
 	// their file system when last looked at (every 256 MiB written); 0
 	// before the first look, or where the file system cannot tell.
 	DiskFree int64
+	// ByLength is, for a whole count with AllLengths, the tours of each
+	// shorter board it has finished, as Result.ByLength counts them:
+	// ByLength[i] is the board cut to i+1 columns, final once the count
+	// has added that column's last square (or resumed from a checkpoint
+	// after it). A count of days gives them as it goes, so that a stop
+	// loses none of them. Nil before the first, and for a shard, whose
+	// counts are parts.
+	ByLength []*big.Int
 	Elapsed  time.Duration
 }

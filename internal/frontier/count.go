@@ -233,13 +233,7 @@ func (r *counter) finish(res *Result, undirected *big.Int) {
 	if r.cfg.AllLengths {
 		res.ByLength = make([]*big.Int, f.l)
 		for i := range f.l - 1 {
-			res.ByLength[i] = new(big.Int)
-			if r.byLength != nil && r.byLength[i] != nil {
-				res.ByLength[i] = limbsToBig(r.byLength[i])
-			}
-			if mode == Closed || mode == FreeEnds && (i+1)*f.w > 1 {
-				res.ByLength[i].Lsh(res.ByLength[i], 1)
-			}
+			res.ByLength[i] = r.lengthTours(i, r.byLength)
 		}
 	}
 	res.Limbs = max(r.k, 1)
@@ -283,6 +277,12 @@ func (r *counter) snapshot(begin time.Time) Progress {
 	}
 	if n, c := r.toCheck.Load(), r.checked.Load(); c < n {
 		p.Checked = float64(c) / float64(n)
+	}
+	if l := r.lengths.Load(); l != nil { // a copy each: a report is its receiver's
+		p.ByLength = make([]*big.Int, len(*l))
+		for i, n := range *l {
+			p.ByLength[i] = new(big.Int).Set(n)
+		}
 	}
 	return p
 }

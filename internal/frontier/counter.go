@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"fmt"
+	"math/big"
 	"sync/atomic"
 	"time"
 
@@ -88,8 +89,11 @@ type counter struct {
 	saved    time.Time     // when the last checkpoint was written
 	saving   time.Duration // how long it took
 	byLength [][]uint64    // AllLengths: the tours of each shorter board
-	done     atomic.Int64  // steps done, for progress
-	last     atomic.Int64  // states after the last step, for progress
+	// lengths holds, for progress, the directed tours of each shorter
+	// board finished so far (finishedLengths).
+	lengths atomic.Pointer[[]*big.Int]
+	done    atomic.Int64 // steps done, for progress
+	last    atomic.Int64 // states after the last step, for progress
 	// For progress within a step: the pass under way, the passes
 	// planned, and the pieces of the layer expanded in this pass of all.
 	pass, passesPlanned, expanded, pieces atomic.Int64
@@ -227,4 +231,38 @@ func (r *counter) unpair() {
 	if r.paired {
 		r.mirror, r.paired = false, false
 	}
+}
+
+// lengthTours returns the tours of the board cut to i+1 columns in
+// byLength, the undirected tours of each shorter board (AllLengths),
+// directed as Result.Tours counts them.
+func (r *counter) lengthTours(i int, byLength [][]uint64) *big.Int {
+	n := new(big.Int)
+	if i < len(byLength) && byLength[i] != nil {
+		n = limbsToBig(byLength[i])
+	}
+	if r.mode == Closed || r.mode == FreeEnds && (i+1)*r.f.w > 1 {
+		n.Lsh(n, 1)
+	}
+	return n
+}
+
+// finishedLengths makes the tours of the shorter boards done after the
+// first squares added, from byLength, known to progress reports
+// (Progress.ByLength): for a whole count of every length, at the end of
+// each column and on resuming. A shard's counts are parts, and mean
+// nothing alone.
+func (r *counter) finishedLengths(squares int, byLength [][]uint64) {
+	if !r.cfg.AllLengths || r.cfg.Shards > 1 {
+		return
+	}
+	done := min(squares/r.f.w, r.f.l-1)
+	if old := r.lengths.Load(); done == 0 || old != nil && len(*old) >= done {
+		return
+	}
+	lengths := make([]*big.Int, done)
+	for i := range lengths {
+		lengths[i] = r.lengthTours(i, byLength)
+	}
+	r.lengths.Store(&lengths)
 }

@@ -205,6 +205,7 @@ func (s *stepper) commit(shard bool) error {
 			}
 		}
 	}
+	r.finishedLengths(v+1, r.byLength)
 	if shard {
 		r.shardAt, r.followed = v, int(s.followed.Load())
 	}
