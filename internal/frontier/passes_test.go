@@ -83,7 +83,10 @@ func TestCountPasses(t *testing.T) {
 // differed from its old state's would appear in two passes, and a layer
 // would hold it twice.
 func TestCountClassPasses(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
+	// In parallel, with a limit of 4 GiB, as the passes are set by share
+	// (passPart): at 1 GiB, 5x8 with free ends (-tags exhaustive) stopped
+	// at the limit, which counts the Go heap of the tests beside it too.
+	t.Parallel()
 	mr, mc := middle()
 	boards := []Config{
 		{Rows: mr, Cols: mc, Mode: FromStart, StartRow: mr - 1, Sweep: SweepNarrow, Base11: true},
@@ -105,7 +108,7 @@ func TestCountClassPasses(t *testing.T) {
 		// Every state kept as it is: a step in passes of some classes
 		// keeps only the reflections of its own classes (worker.classAt),
 		// one in a single pass all, so their states would differ.
-		cfg.Workers, cfg.MemoryLimit, cfg.noMirror = 2, 1<<30, true
+		cfg.Workers, cfg.MemoryLimit, cfg.noMirror = 2, 4<<30, true
 		want := wholeCount(t, cfg)
 		for _, part := range parts {
 			for _, lean := range []bool{true, false} {
@@ -142,7 +145,9 @@ func TestCountClassPasses(t *testing.T) {
 // their classes, and that they keep fewer states than passes that keep
 // every state.
 func TestMirrorClassPasses(t *testing.T) {
-	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
+	// In parallel, with a limit of 4 GiB, as TestCountClassPasses: at 1
+	// GiB, 6x7 with free ends (-tags exhaustive) stopped at the limit.
+	t.Parallel()
 	// In passes of a tenth of a layer, classes split (partition), and a
 	// state and its reflection of different kinds at a position may
 	// still be of one class.
@@ -166,7 +171,7 @@ func TestMirrorClassPasses(t *testing.T) {
 	}
 	for _, cfg := range boards {
 		part := cfg.passPart
-		cfg.Workers, cfg.MemoryLimit, cfg.noMirror = 2, 1<<30, true
+		cfg.Workers, cfg.MemoryLimit, cfg.noMirror = 2, 4<<30, true
 		want := wholeCount(t, cfg)
 		for _, lean := range []bool{true, false} {
 			name := fmt.Sprintf("%dx%d %v %v in passes of %v, lean %v", cfg.Rows, cfg.Cols, cfg.Mode, cfg.Sweep, part, lean)
