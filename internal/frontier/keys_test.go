@@ -212,6 +212,77 @@ func pairWindow(a *slotCodes, slots, pairs int, rng *rand.Rand) {
 	}
 }
 
+// TestLesserKey checks that, in the steps that keep one of a state and
+// its reflection, the key a worker keeps is the lesser of the state's and
+// its reflection's, as both keys read plainly: the z-state weighs most in
+// a key, so the one whose z-state is the lesser (reflectionRule). The
+// rule so picks one of each pair, whichever of the two the step made.
+func TestLesserKey(t *testing.T) {
+	for _, c := range []struct {
+		rows, cols int
+		sweep      Sweep
+	}{
+		{8, 8, SweepNarrow},     // 16 squares in base 11
+		{8, 8, SweepNarrowDown}, // another order of the rows
+		{9, 9, SweepNarrow},     // 18 squares, their digits growing
+		{7, 9, SweepNarrow},     // an odd width, whose reflection keeps z
+		{6, 6, SweepNarrow},     // a packed board, in digits as Base11 has it
+	} {
+		f, windows := randomWindows(t, c.rows, c.cols, c.sweep)
+		rng := rand.New(rand.NewPCG(13, 14))
+		for i := range windows[:128] {
+			pairWindow(&windows[i], f.slots, rng.IntN(min(8, f.slots/2)+1), rng)
+		}
+		mirrored := 0
+		for v := range f.shifts {
+			st := &f.shifts[v]
+			if !st.mirrored {
+				continue
+			}
+			mirrored++
+			w := &worker{r: &counter{f: f}, st: st}
+			for i := range windows[:256] {
+				a := &windows[i]
+				for z := range 4 {
+					got, want := w.lesserKey(a, z), min(f.encodeFrom(a, z, &st.from), f.encodeFrom(a, f.reflectZ(z), &st.mfrom))
+					if got != want {
+						t.Fatalf("%dx%d, %v, square %d: window %v, z %d: kept %d, want %d", c.rows, c.cols, c.sweep, v, a[:f.slots+1], z, got, want)
+					}
+				}
+			}
+		}
+		if mirrored == 0 {
+			t.Errorf("%dx%d, %v: no step keeps reflections", c.rows, c.cols, c.sweep)
+		}
+	}
+}
+
+// BenchmarkLesserKey16 makes the key a step that keeps one of a state and
+// its reflection keeps (worker.lesserKey), of windows of 16 squares as
+// BenchmarkEncodePairs16's, a third of them with one end: at the second
+// last square of a column of 8x8 with free ends.
+func BenchmarkLesserKey16(b *testing.B) {
+	f, windows := randomWindows(b, 8, 8, SweepNarrow)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for i := range windows {
+		pairWindow(&windows[i], f.slots, 2+rng.IntN(6), rng)
+	}
+	w := &worker{r: &counter{f: f}, st: &f.shifts[3*8+5]}
+	if !w.st.mirrored {
+		b.Fatal("the step keeps no reflections")
+	}
+	var sum uint64
+	for b.Loop() {
+		for i := range windows {
+			sum += w.lesserKey(&windows[i], i%3)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(windows)), "ns/key")
+	if sum == 1 {
+		b.Log(sum)
+	}
+}
+
 func benchEncode(b *testing.B, rows, cols int, sweep Sweep) {
 	f, windows := randomWindows(b, rows, cols, sweep)
 	benchWindows(b, f, windows)

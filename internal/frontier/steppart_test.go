@@ -306,52 +306,67 @@ func TestStepPartRefused(t *testing.T) {
 }
 
 // TestStepPartOfAnotherReflectionRule stops a count between the passes of
-// a step that keeps reflections, and checks that the rerun goes on from
-// the passes done where they were made under this counter's rule of
-// reflections, and makes the step again where under another
-// (stepPart.Reflections), finding the count either way.
+// a step that keeps reflections, with packed keys and with keys in
+// digits, and checks that the rerun goes on from the passes done where
+// they were made under this counter's rule of reflections, and makes the
+// step again where under another (stepPart.Reflections), finding the
+// count either way.
 func TestStepPartOfAnotherReflectionRule(t *testing.T) {
 	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
-	// keepCur: a step that gave back part of its layer cannot be made
-	// again (TestGiveBackResumes).
-	cfg := Config{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow, Workers: 2, MemoryLimit: 1 << 30, passPart: 0.3, keepCur: true}
 	const v = 21 // the fourth square of a column: rows 1, 3, 4 and 2 added
-	want := wholeCount(t, Config{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow, Workers: 2, MemoryLimit: 1 << 30})
-	stopped := filepath.Join(t.TempDir(), "c")
-	stop := cfg
-	stop.Checkpoint = stopped
-	if m := stoppedBetweenPasses(t, stop, v, 1); m.Step.Reflections != packedReflectionRule {
-		t.Fatalf("a step that keeps reflections recorded rule %d, want %d", m.Step.Reflections, packedReflectionRule)
-	}
-	for _, tt := range []struct {
-		rule      int
-		firstPass int // the first pass the rerun makes
-	}{{packedReflectionRule, 2}, {reflectionRule, 1}, {reflectionRule - 1, 1}, {0, 1}} {
-		cfg := cfg
-		cfg.Checkpoint = copyCheckpoint(t, stopped)
-		m := readManifest(t, cfg.Checkpoint)
-		m.Step.Reflections = tt.rule
-		body, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeManifest(t, cfg.Checkpoint, body)
-		var made []int
-		cfg.afterPass = func(sq, passes int) {
-			if sq == v {
-				made = append(made, passes)
+	for _, c := range []struct {
+		name        string
+		base11      bool
+		rule, other int // the rule the count keeps reflections by, and the other key form's
+	}{
+		{"packed", false, packedReflectionRule, reflectionRule},
+		{"digits", true, reflectionRule, packedReflectionRule},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			// keepCur: a step that gave back part of its layer cannot be
+			// made again (TestGiveBackResumes).
+			whole := Config{Rows: 6, Cols: 6, Mode: Closed, Sweep: SweepNarrow, Workers: 2, MemoryLimit: 1 << 30, Base11: c.base11}
+			want := wholeCount(t, whole)
+			cfg := whole
+			cfg.passPart, cfg.keepCur = 0.3, true
+			stopped := filepath.Join(t.TempDir(), "c")
+			stop := cfg
+			stop.Checkpoint = stopped
+			if m := stoppedBetweenPasses(t, stop, v, 1); m.Step.Reflections != c.rule {
+				t.Fatalf("a step that keeps reflections recorded rule %d, want %d", m.Step.Reflections, c.rule)
 			}
-		}
-		got, err := Count(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Tours.Cmp(want.Tours) != 0 || len(made) == 0 || made[0] != tt.firstPass {
-			t.Errorf("passes made under rule %d: %v tours, passes %v of the step; want %v, from pass %d", tt.rule, got.Tours, made, want.Tours, tt.firstPass)
-		}
-		if left, _ := os.ReadDir(filepath.Dir(cfg.Checkpoint)); len(left) != 0 {
-			t.Errorf("passes made under rule %d: %d files left after the count: %v", tt.rule, len(left), left[0].Name())
-		}
+			for _, tt := range []struct {
+				rule      int
+				firstPass int // the first pass the rerun makes
+			}{{c.rule, 2}, {c.other, 1}, {1, 1}, {0, 1}} {
+				cfg := cfg
+				cfg.Checkpoint = copyCheckpoint(t, stopped)
+				m := readManifest(t, cfg.Checkpoint)
+				m.Step.Reflections = tt.rule
+				body, err := json.Marshal(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				writeManifest(t, cfg.Checkpoint, body)
+				var made []int
+				cfg.afterPass = func(sq, passes int) {
+					if sq == v {
+						made = append(made, passes)
+					}
+				}
+				got, err := Count(context.Background(), cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Tours.Cmp(want.Tours) != 0 || len(made) == 0 || made[0] != tt.firstPass {
+					t.Errorf("passes made under rule %d: %v tours, passes %v of the step; want %v, from pass %d", tt.rule, got.Tours, made, want.Tours, tt.firstPass)
+				}
+				if left, _ := os.ReadDir(filepath.Dir(cfg.Checkpoint)); len(left) != 0 {
+					t.Errorf("passes made under rule %d: %d files left after the count: %v", tt.rule, len(left), left[0].Name())
+				}
+			}
+		})
 	}
 }
 
