@@ -746,10 +746,21 @@ func BenchmarkKeyFormats(b *testing.B) {
 
 // TestRunGivesBackMemory checks that a count gives back to the limit all
 // it counted, the spare slabs its buffered steps pass from one to the
-// next included, whether its steps are buffered or lean.
+// next included, whether its steps are buffered or lean, and lean in
+// passes, each of which keeps its tables' memory for the next.
 func TestRunGivesBackMemory(t *testing.T) {
-	for _, lean := range []bool{false, true} {
-		cfg := Config{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, Workers: 2, MemoryLimit: 1 << 30, AllDemands: true, Lean: lean}
+	for _, tt := range []struct {
+		name     string
+		lean     bool
+		passPart float64
+	}{
+		{"buffered", false, 0},
+		{"lean", true, 0},
+		{"lean in passes", true, 0.3},
+	} {
+		cfg := withTestDefaults(t, Config{Rows: 5, Cols: 6, Mode: FromStart, StartRow: 4, MemoryLimit: 1 << 30, AllDemands: true, Lean: tt.lean, passPart: tt.passPart})
+		most := 0 // the most passes of a step
+		cfg.afterPass = func(_, passes int) { most = max(most, passes) }
 		f, err := newBoard(cfg.Rows, cfg.Cols, cfg.Sweep, false)
 		if err != nil {
 			t.Fatal(err)
@@ -761,10 +772,13 @@ func TestRunGivesBackMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 		if n.Sign() == 0 {
-			t.Errorf("lean %v: no tours", lean)
+			t.Errorf("%s: no tours", tt.name)
+		}
+		if tt.passPart > 0 && most < 2 {
+			t.Errorf("%s: at most %d pass a step, want passes", tt.name, most)
 		}
 		if used, spared := r.mem.Used(), r.mem.Spared(); used != 0 || spared != 0 {
-			t.Errorf("lean %v: after the count, %d bytes counted, %d of them spare; want 0", lean, used, spared)
+			t.Errorf("%s: after the count, %d bytes counted, %d of them spare; want 0", tt.name, used, spared)
 		}
 	}
 }

@@ -65,7 +65,36 @@ func (s *stepper) lean(part *stepPart) error {
 		s.out.parts = &classParts{partition: s.next.partition.clone()}
 	}
 	r.arena.sizeFor(s.est * stride)
+	defer s.dropSpace()
 	return s.run(passes, multi, func(p pass) (int, error) { return p.hi, s.leanPass(tables, p, !multi) })
+}
+
+// keepsSpace says whether a pass keeps its tables' memory for the next
+// pass of the step (memory.Space.Keep): where the step can be made in
+// passes, whose new states go to disk as each table is packed, so that
+// the memory the tables leave has nothing else to hold until the next
+// pass takes it.
+func (s *stepper) keepsSpace() bool { return s.canPass() }
+
+// tableSpace returns the space for the tables of a pass whose first
+// tables take words words: the one the pass before kept, cleared, else a
+// new one.
+func (s *stepper) tableSpace(words int) *memory.Space {
+	if s.space == nil {
+		return memory.NewSpace(s.r.mem, words)
+	}
+	sp := s.space
+	s.space = nil
+	sp.Reuse(words, len(s.ws))
+	return sp
+}
+
+// dropSpace unmaps the space the last pass kept, once the step is done.
+func (s *stepper) dropSpace() {
+	if s.space != nil {
+		s.space.Free()
+		s.space = nil
+	}
 }
 
 // fullShare is the share of a step's new states with counts too wide for
@@ -178,9 +207,22 @@ func (s *stepper) leanPass(tables []table, p pass, freeCur bool) error {
 // slots with room for wide counts too wide for them, has feed add the new states to
 // them through the workers' stagers, and packs them into the next layer's
 // groups from base on.
-func (s *stepper) fill(tables []table, lo, hi, base, size, wide int, feed func() error) error {
+func (s *stepper) fill(tables []table, lo, hi, base, size, wide int, feed func() error) (err error) {
 	r, stride := s.r, s.r.k+1
 	mine := tables[lo:hi]
+	tableWords := size * s.layout.slotWords(r.k)
+	sp := s.tableSpace((tableWords + wideWords(wide, r.k)) * len(mine))
+	defer func() {
+		for i := range mine {
+			mine[i].free(sp)
+		}
+		if err == nil && s.keepsSpace() {
+			s.space = sp
+			return
+		}
+		sp.Free()
+		s.space = nil
+	}()
 	buckets, bshift := stageBuckets(hi - lo)
 	// The staging buffers come from the kernel, counted here: on the Go
 	// heap they were counted twice, here and as the runtime's (see
@@ -208,14 +250,6 @@ func (s *stepper) fill(tables []table, lo, hi, base, size, wide int, feed func()
 			return r.memoryError(s.v, s.cur.n)
 		}
 	}
-	tableWords := size * s.layout.slotWords(r.k)
-	sp := memory.NewSpace(r.mem, (tableWords+wideWords(wide, r.k))*len(mine))
-	defer func() {
-		for i := range mine {
-			mine[i].free(sp)
-		}
-		sp.Free()
-	}()
 	for i := range mine {
 		slots, ok := sp.Alloc(tableWords)
 		if !ok {
@@ -243,6 +277,9 @@ func (s *stepper) fill(tables []table, lo, hi, base, size, wide int, feed func()
 	}
 	if s.final {
 		return nil
+	}
+	if s.keepsSpace() {
+		sp.Keep()
 	}
 	if s.next != nil {
 		return s.packByClass(mine, lo, sp)

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/euler1758/knightstour/internal/frontier/compact"
+	"github.com/euler1758/knightstour/internal/frontier/memory"
 	"github.com/euler1758/knightstour/internal/frontier/mix"
 	"github.com/euler1758/knightstour/internal/pool"
 )
@@ -100,6 +101,9 @@ type stepper struct {
 	// staging that of its workers' staging buffers (0 in a buffered step).
 	perState float64
 	staging  int64
+	// space is the memory of the last lean pass's tables, kept for the
+	// next pass of the step (keepsSpace), and counted as used till then.
+	space *memory.Space
 	// layout is how a lean step's tables keep counts, and wide the share
 	// of its new states whose counts should outgrow a slot of small counts
 	// (wideShare).
