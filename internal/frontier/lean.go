@@ -77,15 +77,15 @@ func (s *stepper) lean(part *stepPart) error {
 func (s *stepper) keepsSpace() bool { return s.canPass() }
 
 // tableSpace returns the space for the tables of a pass whose first
-// tables take words words: the one the pass before kept, cleared, else a
-// new one.
+// tables take words words, ready: the one the pass before kept, or a new
+// one.
 func (s *stepper) tableSpace(words int) *memory.Space {
-	if s.space == nil {
-		return memory.NewSpace(s.r.mem, words)
-	}
 	sp := s.space
+	if sp == nil {
+		sp = memory.NewSpace(s.r.mem, len(s.ws))
+	}
 	s.space = nil
-	sp.Reuse(words, len(s.ws))
+	sp.Ready(s.ctx, words)
 	return sp
 }
 

@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math/big"
@@ -58,7 +59,7 @@ func TestTable(t *testing.T) {
 		for _, way := range []string{"insertAt", "stager"} {
 			name := fmt.Sprintf("%v, %d count bits, %d limbs, by %s", tt.layout, tt.countBits, tt.k, way)
 			mem := memory.NewBudget(1 << 30)
-			sp := memory.NewSpace(mem, 0)
+			sp := memory.NewSpace(mem, 1)
 			m := mix.New(64 - tt.countBits + groupBits)
 			tables := make([]table, 1<<groupBits)
 			for i := range tables {
@@ -183,7 +184,8 @@ func benchLeanInsert(b *testing.B, layout countLayout, wide int) {
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		sp := memory.NewSpace(mem, (words+wideWords(wideCounts, 1))*groups)
+		sp := memory.NewSpace(mem, 2)
+		sp.Ready(context.Background(), (words+wideWords(wideCounts, 1))*groups)
 		tables := make([]table, groups)
 		for i := range tables {
 			tables[i].countBits, tables[i].k, tables[i].layout = 64-m.Bits()+gbits, 1, layout

@@ -8,7 +8,7 @@ import (
 	"github.com/euler1758/knightstour/internal/pool"
 )
 
-// A Space holds the tables of one pass of the lean step. The tables lie
+// A Space holds the tables of a pass of the lean step. The tables lie
 // side by side in large mappings, where huge pages spare the processor a
 // miss in its page tables on nearly every probe (as mappings of their
 // own, most would be too small for huge pages), and where the kernel's
@@ -17,13 +17,14 @@ import (
 // freeing one table in its middle counts as two. A table that grows takes
 // new pages from the end of the space; the pages it leaves, and those of
 // every table packed, go back to the kernel at once but stay mapped (see
-// discardWords), and the pass unmaps the whole space when it is done,
-// unless a pass after it reuses the space (Keep, Reuse).
+// discardWords), unless the space is kept for the next pass (Keep); Free
+// unmaps the whole space.
 type Space struct {
-	mem    *Budget
-	mu     sync.Mutex
-	chunks [][]uint64 // the mappings
-	rest   []uint64   // the part of the last not carved yet
+	mem     *Budget
+	workers int
+	mu      sync.Mutex
+	chunks  [][]uint64 // the mappings
+	rest    []uint64   // the part of the last not carved yet
 	// counted is the bytes Alloc counted as used that Give has not
 	// released; keep makes Give leave them counted and the pages in place.
 	counted atomic.Int64
@@ -31,7 +32,9 @@ type Space struct {
 }
 
 // spaceChunk is the words a space maps at a time for the tables that
-// grow: large enough for huge pages, small next to a pass.
+// grow: large enough for huge pages, small next to a pass. The mapping
+// of a pass's first tables is faulted in and cleared a piece of this
+// size at a time too.
 const spaceChunk = 64 << 20 / 8
 
 // PageWords is the words of a page of memory: tables take whole pages,
@@ -42,19 +45,57 @@ const PageWords = 4096 / 8
 // the kernel has them (AllocWords, allocHuge): 4 MiB.
 const hugeWords = 4 << 20 / 8
 
-// NewSpace returns a space whose first mapping holds words words, the
-// tables the pass starts with.
-func NewSpace(mem *Budget, words int) *Space {
-	sp := &Space{mem: mem}
+// NewSpace returns an empty space whose memory counts against mem, which
+// workers goroutines make ready for each pass (Ready).
+func NewSpace(mem *Budget, workers int) *Space {
+	return &Space{mem: mem, workers: max(1, workers)}
+}
+
+// Ready makes the space ready for a pass whose first tables take words
+// words, carved from its start: one mapping, faulted in whole before the
+// pass's first state, as the tables fill it from their first states on.
+// Where the pass before kept the space (Keep), what it counted is
+// released, and its first mapping, if large enough, is cleared in place
+// and the others unmapped: a fault costs far more than clearing a page,
+// the more so under a hypervisor that takes back the memory its guest
+// frees (a virtio balloon that reports free pages), where each fault
+// waits for the host to find and clear a page. Otherwise the space is
+// mapped anew, and once ctx is done the rest of the mapping is left to
+// fault in at its first touch, so that a count that is stopped does not
+// wait minutes for it.
+func (sp *Space) Ready(ctx context.Context, words int) {
+	sp.mem.Release(sp.counted.Swap(0))
+	sp.keep.Store(false)
+	if words > 0 && len(sp.chunks) > 0 && len(sp.chunks[0]) >= words {
+		first := sp.chunks[0]
+		for _, w := range sp.chunks[1:] {
+			sp.mem.unmap(w)
+		}
+		sp.chunks = sp.chunks[:1]
+		// The part past words is not handed out again before a pass
+		// clears it: its pages go back to the kernel.
+		if past := (words + PageWords - 1) / PageWords * PageWords; past < len(first) {
+			sp.mem.discard(first[past:])
+		}
+		sp.rest = first[:words:words]
+		// Not cancelled: the tables must be all zeros, and clearing
+		// takes a second or so where faulting them in took a minute.
+		_ = pool.Run(context.Background(), sp.workers, pieces(words), func(_, i int) error {
+			clear(first[i*spaceChunk : min((i+1)*spaceChunk, words)])
+			return nil
+		})
+		return
+	}
+	sp.unmapAll()
 	if words > 0 {
-		// The tables the pass starts with fill their mapping from its
-		// first states on: in huge pages at once.
-		if w, err := allocHuge(words); err == nil {
+		if w, err := allocHuge(ctx, words, sp.workers); err == nil {
 			sp.chunks, sp.rest = append(sp.chunks, w), w
 		}
 	}
-	return sp
 }
+
+// pieces returns the pieces of spaceChunk words that words words make.
+func pieces(words int) int { return (words + spaceChunk - 1) / spaceChunk }
 
 // Alloc returns n zeroed words, n a multiple of PageWords, counted as
 // used; false if they would pass the memory limit.
@@ -91,58 +132,23 @@ func (sp *Space) Give(w []uint64) {
 }
 
 // Keep makes Give leave the words it is given in place, still counted as
-// used, for the pass after this one to Reuse. Pages given back to the
-// kernel cost the pass that takes them again a fault each, and under a
-// hypervisor that takes back the memory its guest frees (a virtio balloon
-// that reports free pages) each fault waits for the host to find and
-// clear a page: a pass of 8x12 with free ends waited 71 s for 12 GiB of
-// tables, where clearing them in place takes a few seconds.
+// used, for the next pass, which Ready clears in place: for a step made
+// in passes whose new states go to disk, where the memory the tables of a
+// pass leave has nothing else to hold until the next pass takes it.
 func (sp *Space) Keep() { sp.keep.Store(true) }
 
-// Counted returns the bytes of the space counted as used: those a pass
-// after this one takes back when it reuses the space.
+// Counted returns the bytes of the space counted as used: those the next
+// pass takes back when Ready reuses the space.
 func (sp *Space) Counted() int64 { return sp.counted.Load() }
 
-// Reuse makes the space, kept by the pass before (Keep), ready for a new
-// pass whose first tables take words words: its bytes no longer counted,
-// the first mapping cleared, on workers goroutines, and carved again from
-// its start, the others unmapped. A first mapping too small for words
-// is unmapped too, and a new one mapped as by NewSpace.
-func (sp *Space) Reuse(words, workers int) {
-	sp.mem.Release(sp.counted.Swap(0))
-	sp.keep.Store(false)
-	if len(sp.chunks) == 0 || len(sp.chunks[0]) < words || words == 0 {
-		sp.Free()
-		if words > 0 {
-			if w, err := allocHuge(words); err == nil {
-				sp.chunks, sp.rest = append(sp.chunks, w), w
-			}
-		}
-		return
-	}
-	first := sp.chunks[0]
-	for _, w := range sp.chunks[1:] {
-		sp.mem.unmap(w)
-	}
-	sp.chunks = sp.chunks[:1]
-	// The part past words is not handed out again before a Reuse clears
-	// it: its pages go back to the kernel.
-	if past := (words + PageWords - 1) / PageWords * PageWords; past < len(first) {
-		sp.mem.discard(first[past:])
-	}
-	sp.rest = first[:words:words]
-	const piece = spaceChunk // a piece of clearing for a worker
-	pieces := (words + piece - 1) / piece
-	_ = pool.Run(context.Background(), workers, pieces, func(_, i int) error {
-		clear(first[i*piece : min((i+1)*piece, words)])
-		return nil
-	})
-}
-
-// Free unmaps the whole space, once nothing in it is used, and releases
-// what the pass before kept counted (Keep).
+// Free releases what the space counted and unmaps the whole of it, once
+// nothing in it is used.
 func (sp *Space) Free() {
 	sp.mem.Release(sp.counted.Swap(0))
+	sp.unmapAll()
+}
+
+func (sp *Space) unmapAll() {
 	for _, w := range sp.chunks {
 		sp.mem.unmap(w)
 	}

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"context"
 	"fmt"
 	"testing"
 )
@@ -15,7 +16,8 @@ func TestSpaceReuse(t *testing.T) {
 	for _, next := range []int{first, first / 2, 2 * first, PageWords, 0} {
 		t.Run(fmt.Sprintf("%d words then %d", first, next), func(t *testing.T) {
 			mem := NewBudget(1 << 30)
-			sp := NewSpace(mem, first)
+			sp := NewSpace(mem, 2)
+			sp.Ready(context.Background(), first)
 			// The first pass: its tables, and one grown past the first
 			// mapping into a second.
 			var taken [][]uint64
@@ -47,7 +49,7 @@ func TestSpaceReuse(t *testing.T) {
 			if got := mem.Used(); got != used {
 				t.Errorf("Used %d once a kept space's tables are given back, want %d still", got, used)
 			}
-			sp.Reuse(next, 2)
+			sp.Ready(context.Background(), next)
 			if got := mem.Used(); got != 0 {
 				t.Errorf("Used %d once the space is reused, want 0", got)
 			}
@@ -101,10 +103,9 @@ func BenchmarkSpacePass(b *testing.B) {
 			var sp *Space
 			for b.Loop() {
 				if sp == nil || way == "new" {
-					sp = NewSpace(mem, words)
-				} else {
-					sp.Reuse(words, 2)
+					sp = NewSpace(mem, 2)
 				}
+				sp.Ready(context.Background(), words)
 				w, ok := sp.Alloc(words)
 				if !ok {
 					b.Fatal("Alloc refused")

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"context"
 	"math/rand/v2"
 	"syscall"
 	"testing"
@@ -32,7 +33,7 @@ func BenchmarkProbe(b *testing.B) {
 	for _, pages := range []struct {
 		name  string
 		alloc func(int) ([]uint64, error)
-	}{{"small", allocSmall}, {"huge", allocHuge}} {
+	}{{"small", allocSmall}, {"huge", func(n int) ([]uint64, error) { return allocHuge(context.Background(), n, 2) }}} {
 		b.Run(pages.name, func(b *testing.B) {
 			w, err := pages.alloc(words)
 			if err != nil {

@@ -2,6 +2,8 @@
 
 package memory
 
+import "context"
+
 // AllocWords returns n zeroed words; where memory cannot be mapped, from
 // the Go heap.
 func AllocWords(n int) ([]uint64, error) { return make([]uint64, n), nil }
@@ -13,4 +15,4 @@ func FreeWords(w []uint64) error { return nil }
 func discardWords(w []uint64) {}
 
 // allocHuge is AllocWords: memory that is not mapped asks for no page size.
-func allocHuge(n int) ([]uint64, error) { return AllocWords(n) }
+func allocHuge(_ context.Context, n, _ int) ([]uint64, error) { return AllocWords(n) }
