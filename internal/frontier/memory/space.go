@@ -25,6 +25,11 @@ type Space struct {
 	mu      sync.Mutex
 	chunks  [][]uint64 // the mappings
 	rest    []uint64   // the part of the last not carved yet
+	// used is the words at the start of the first mapping handed out
+	// since the space was last made ready: Ready clears them for the next
+	// pass, and those past them are zeros, given back to the kernel or
+	// never touched.
+	used int
 	// counted is the bytes Alloc counted as used that Give has not
 	// released; keep makes Give leave them counted and the pages in place.
 	counted atomic.Int64
@@ -66,32 +71,33 @@ func NewSpace(mem *Budget, workers int) *Space {
 func (sp *Space) Ready(ctx context.Context, words int) {
 	sp.mem.Release(sp.counted.Swap(0))
 	sp.keep.Store(false)
-	if words > 0 && len(sp.chunks) > 0 && len(sp.chunks[0]) >= words {
-		first := sp.chunks[0]
-		for _, w := range sp.chunks[1:] {
-			sp.mem.unmap(w)
+	if words == 0 || len(sp.chunks) == 0 || len(sp.chunks[0]) < words {
+		sp.unmapAll()
+		if words > 0 {
+			if w, err := allocHuge(ctx, words, sp.workers); err == nil {
+				sp.chunks, sp.rest = append(sp.chunks, w), w
+			}
 		}
-		sp.chunks = sp.chunks[:1]
-		// The part past words is not handed out again before a pass
-		// clears it: its pages go back to the kernel.
-		if past := (words + PageWords - 1) / PageWords * PageWords; past < len(first) {
-			sp.mem.discard(first[past:])
-		}
-		sp.rest = first[:words:words]
-		// Not cancelled: the tables must be all zeros, and clearing
-		// takes a second or so where faulting them in took a minute.
-		_ = pool.Run(context.Background(), sp.workers, pieces(words), func(_, i int) error {
-			clear(first[i*spaceChunk : min((i+1)*spaceChunk, words)])
-			return nil
-		})
 		return
 	}
-	sp.unmapAll()
-	if words > 0 {
-		if w, err := allocHuge(ctx, words, sp.workers); err == nil {
-			sp.chunks, sp.rest = append(sp.chunks, w), w
-		}
+	first := sp.chunks[0]
+	for _, w := range sp.chunks[1:] {
+		sp.mem.unmap(w)
 	}
+	sp.chunks = sp.chunks[:1]
+	// Not cancelled: the tables must be all zeros, and clearing takes a
+	// second or so where faulting them in took a minute.
+	dirty := min(words, sp.used)
+	_ = pool.Run(context.Background(), sp.workers, pieces(dirty), func(_, i int) error {
+		clear(first[i*spaceChunk : min((i+1)*spaceChunk, dirty)])
+		return nil
+	})
+	if words > sp.used {
+		faultIn(ctx, first[sp.used:words], sp.workers) // zeros, given back or never touched
+	} else {
+		sp.mem.discard(first[words:sp.used]) // not handed out before a pass clears it
+	}
+	sp.rest, sp.used = first[:words:words], 0
 }
 
 // pieces returns the pieces of spaceChunk words that words words make.
@@ -116,6 +122,9 @@ func (sp *Space) Alloc(n int) ([]uint64, bool) {
 	}
 	w := sp.rest[:n:n]
 	sp.rest = sp.rest[n:]
+	if len(sp.chunks) == 1 { // carved from the first mapping
+		sp.used += n
+	}
 	sp.counted.Add(int64(n) * 8)
 	return w, true
 }
@@ -152,5 +161,5 @@ func (sp *Space) unmapAll() {
 	for _, w := range sp.chunks {
 		sp.mem.unmap(w)
 	}
-	sp.chunks, sp.rest = nil, nil
+	sp.chunks, sp.rest, sp.used = nil, nil, 0
 }

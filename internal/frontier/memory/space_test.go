@@ -6,81 +6,54 @@ import (
 	"testing"
 )
 
-// TestSpaceReuse checks a space kept from one pass to the next: what the
-// first pass gives back stays counted until the next pass reuses the
-// space, every word the next pass takes is zero again, whether its
-// tables take as much, less or more than the first pass's or none, and
+// TestSpaceReuse checks a space kept from one pass to the next: what a
+// pass gives back stays counted until the next pass makes the space
+// ready, every word the next pass takes is zero again, whether its
+// tables take as much as the pass before, less, more, or none, and
 // nothing is counted once the space is freed.
 func TestSpaceReuse(t *testing.T) {
 	const first = 4 * hugeWords // the tables the first pass starts with
-	for _, next := range []int{first, first / 2, 2 * first, PageWords, 0} {
-		t.Run(fmt.Sprintf("%d words then %d", first, next), func(t *testing.T) {
+	for _, passes := range [][]int{
+		{first, first},
+		{first, first / 2, first},
+		{first, 2 * first, first},
+		{first, PageWords, first / 2, first},
+		{first, 0, first},
+	} {
+		t.Run(fmt.Sprint(passes), func(t *testing.T) {
 			mem := NewBudget(1 << 30)
 			sp := NewSpace(mem, 2)
-			sp.Ready(context.Background(), first)
-			// The first pass: its tables, and one grown past the first
-			// mapping into a second.
-			var taken [][]uint64
-			for range 4 {
-				w, ok := sp.Alloc(first / 4)
-				if !ok {
-					t.Fatal("Alloc refused in the first mapping")
+			for p, words := range passes {
+				sp.Ready(context.Background(), words)
+				if got := mem.Used(); got != 0 {
+					t.Fatalf("pass %d: Used %d once the space is ready, want 0", p, got)
 				}
-				taken = append(taken, w)
-			}
-			grown, ok := sp.Alloc(2 * PageWords)
-			if !ok {
-				t.Fatal("Alloc refused past the first mapping")
-			}
-			taken = append(taken, grown)
-			for _, w := range taken {
-				for i := range w {
-					w[i] = ^uint64(i)
-				}
-			}
-			used := mem.Used()
-			if want := int64(first+2*PageWords) * 8; used != want || sp.Counted() != want {
-				t.Fatalf("Used %d, Counted %d after the first pass's tables, want %d", used, sp.Counted(), want)
-			}
-			sp.Keep()
-			for _, w := range taken {
-				sp.Give(w)
-			}
-			if got := mem.Used(); got != used {
-				t.Errorf("Used %d once a kept space's tables are given back, want %d still", got, used)
-			}
-			sp.Ready(context.Background(), next)
-			if got := mem.Used(); got != 0 {
-				t.Errorf("Used %d once the space is reused, want 0", got)
-			}
-			if next > 0 {
-				w, ok := sp.Alloc(next)
-				if !ok {
-					t.Fatalf("Alloc(%d) refused after Reuse", next)
-				}
-				for i, x := range w {
-					if x != 0 {
-						t.Fatalf("word %d of the reused space is %#x, not zero", i, x)
+				// The pass's tables, then one that grows past them.
+				var taken [][]uint64
+				for _, n := range []int{words / 2, words - words/2, 2 * PageWords} {
+					w, ok := sp.Alloc(n)
+					if !ok {
+						t.Fatalf("pass %d: Alloc(%d) refused", p, n)
 					}
-				}
-				more, ok := sp.Alloc(PageWords) // past the first tables: a table that grows
-				if !ok {
-					t.Fatal("Alloc refused past the reused tables")
-				}
-				for i, x := range more {
-					if x != 0 {
-						t.Fatalf("word %d past the reused tables is %#x, not zero", i, x)
+					for i, x := range w {
+						if x != 0 {
+							t.Fatalf("pass %d: word %d of %d is %#x, not zero", p, i, n, x)
+						}
+						w[i] = ^uint64(i)
 					}
+					taken = append(taken, w)
 				}
-				sp.Give(w)
-				sp.Give(more)
-			}
-			if got := mem.Used(); got != 0 || sp.Counted() != 0 {
-				t.Errorf("Used %d, Counted %d once the second pass gave its tables back, want 0", got, sp.Counted())
-			}
-			sp.Keep()
-			if w, ok := sp.Alloc(PageWords); ok {
-				sp.Give(w) // kept: still counted, till Free
+				used := mem.Used()
+				if want := int64(words+2*PageWords) * 8; used != want || sp.Counted() != want {
+					t.Fatalf("pass %d: Used %d, Counted %d after its tables, want %d", p, used, sp.Counted(), want)
+				}
+				sp.Keep()
+				for _, w := range taken {
+					sp.Give(w)
+				}
+				if got := mem.Used(); got != used {
+					t.Errorf("pass %d: Used %d once a kept space's tables are given back, want %d still", p, got, used)
+				}
 			}
 			sp.Free()
 			if got := mem.Used(); got != 0 {

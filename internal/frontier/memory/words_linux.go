@@ -52,28 +52,38 @@ const (
 
 // allocHuge is AllocWords for a mapping that will be written all over at
 // once and then probed at random, such as the tables of a pass: it faults
-// every page in now and asks the kernel to gather into huge pages those it
-// could not fault in as huge. A huge page is only a hint at fault time,
-// which the kernel drops where free memory lies in small pieces, as it
-// does once the page cache fills the machine: one pass of 8x12 with free
-// ends found three quarters of its 9 GiB of tables in small pages, where
-// a probe costs a miss in the page tables too (BenchmarkProbe: about 80
-// ns a probe in small pages, 55 in huge ones). Gathering is synchronous,
-// about a second a gigabyte where nothing was huge, against minutes of
-// probing; kernels without it leave the mapping as AllocWords does.
-//
-// Workers goroutines fault the mapping in, a piece of spaceChunk words at
-// a time, cut where huge pages begin, until ctx is done: the rest then
-// faults in at its first touch. As one call, 12 GiB kept a count that
-// was told to stop waiting for three minutes.
+// the mapping in at once (faultIn).
 func allocHuge(ctx context.Context, n, workers int) ([]uint64, error) {
 	w, err := AllocWords(n)
 	if err != nil || n < hugeWords {
 		return w, err
 	}
+	faultIn(ctx, w, workers)
+	return w, nil
+}
+
+// faultIn faults every page of w, part of a mapping from AllocWords, in
+// now, and asks the kernel to gather into huge pages those it could not
+// fault in as huge. A huge page is only a hint at fault time, which the
+// kernel drops where free memory lies in small pieces, as it does once
+// the page cache fills the machine: one pass of 8x12 with free ends found
+// three quarters of its 9 GiB of tables in small pages, where a probe
+// costs a miss in the page tables too (BenchmarkProbe: about 80 ns a
+// probe in small pages, 55 in huge ones). Gathering is synchronous, about
+// a second a gigabyte where nothing was huge, against minutes of probing;
+// kernels without it leave the pages as they are.
+//
+// Workers goroutines fault w in, a piece of spaceChunk words at a time,
+// cut where huge pages begin, until ctx is done: the rest then faults in
+// at its first touch. As one call, 12 GiB kept a count that was told to
+// stop waiting for three minutes.
+func faultIn(ctx context.Context, w []uint64, workers int) {
+	if len(w) == 0 {
+		return
+	}
 	const hugePage = 2 << 20
-	addr := uintptr(unsafe.Pointer(&w[0]))
-	skew := int((hugePage-addr%hugePage)%hugePage) / 8 // the words before the first huge page
+	n, addr := len(w), uintptr(unsafe.Pointer(&w[0]))
+	skew := min(n, int((hugePage-addr%hugePage)%hugePage)/8) // the words before the first huge page
 	_ = pool.Run(ctx, workers, 1+pieces(n-skew), func(_, i int) error {
 		lo, hi := 0, skew // piece 0: those before the first huge page
 		if i > 0 {
@@ -88,7 +98,6 @@ func allocHuge(ctx context.Context, n, workers int) ([]uint64, error) {
 		}
 		return nil
 	})
-	return w, nil
 }
 
 // FreeWords returns memory from AllocWords to the kernel at once. The

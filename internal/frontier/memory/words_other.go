@@ -16,3 +16,6 @@ func discardWords(w []uint64) {}
 
 // allocHuge is AllocWords: memory that is not mapped asks for no page size.
 func allocHuge(_ context.Context, n, _ int) ([]uint64, error) { return AllocWords(n) }
+
+// faultIn leaves w to fault in at its first touch.
+func faultIn(context.Context, []uint64, int) {}
