@@ -36,6 +36,7 @@ import (
 // passes left.
 func (s *stepper) buffered(part *stepPart) error {
 	r, k := s.r, s.r.k
+	r.mem.DropReserve() // the tables of a lean step before: bins take this step's memory
 	bbits := s.bucketBits()
 	if r.pool == nil {
 		r.pool = newBinPool(k, r.mem)

@@ -302,6 +302,7 @@ func (r *counter) run(ctx context.Context) (*big.Int, error) {
 	}
 	r.arena = &arena{mem: r.mem}
 	defer r.mem.DropSpare() // after the arenas below have given back theirs
+	defer r.mem.DropReserve()
 	defer r.arena.release()
 	defer r.releasePool()
 	first, ok := r.arena.alloc(1 + k)

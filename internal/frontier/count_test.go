@@ -747,7 +747,8 @@ func BenchmarkKeyFormats(b *testing.B) {
 // TestRunGivesBackMemory checks that a count gives back to the limit all
 // it counted, the spare slabs its buffered steps pass from one to the
 // next included, whether its steps are buffered or lean, and lean in
-// passes, each of which keeps its tables' memory for the next.
+// passes, each of which keeps its tables' memory for the next, in its
+// step or the next step.
 func TestRunGivesBackMemory(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
@@ -779,6 +780,9 @@ func TestRunGivesBackMemory(t *testing.T) {
 		}
 		if used, spared := r.mem.Used(), r.mem.Spared(); used != 0 || spared != 0 {
 			t.Errorf("%s: after the count, %d bytes counted, %d of them spare; want 0", tt.name, used, spared)
+		}
+		if r.mem.TakeReserve() != nil {
+			t.Errorf("%s: after the count, the tables of a pass still mapped", tt.name)
 		}
 	}
 }

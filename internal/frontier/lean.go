@@ -13,7 +13,7 @@ import (
 // lean makes the next layer through hash tables, in as many passes as
 // the memory limit asks for (passes.go); part, when not nil, is the
 // passes done before the count was stopped, and the passes left.
-func (s *stepper) lean(part *stepPart) error {
+func (s *stepper) lean(part *stepPart) (err error) {
 	r, k := s.r, s.r.k
 	stride := k + 1
 	groups := 1 << s.gbits
@@ -22,6 +22,9 @@ func (s *stepper) lean(part *stepPart) error {
 	staging := int64(len(s.ws)) * int64(stageWords(buckets, k)) * 8
 	// Passes need cur whole to the end of the step: on disk.
 	multi := s.canPass()
+	if !multi {
+		r.mem.DropReserve() // no pass of this step takes it
+	}
 	room := float64(r.mem.Limit() - r.mem.Held() - staging)
 	if multi && room <= 0 {
 		return r.memoryError(s.v, s.cur.n)
@@ -65,22 +68,24 @@ func (s *stepper) lean(part *stepPart) error {
 		s.out.parts = &classParts{partition: s.next.partition.clone()}
 	}
 	r.arena.sizeFor(s.est * stride)
-	defer s.dropSpace()
+	defer s.passOnSpace(&err)
 	return s.run(passes, multi, func(p pass) (int, error) { return p.hi, s.leanPass(tables, p, !multi) })
 }
 
 // keepsSpace says whether a pass keeps its tables' memory for the next
-// pass of the step (memory.Space.Keep): where the step can be made in
-// passes, whose new states go to disk as each table is packed, so that
-// the memory the tables leave has nothing else to hold until the next
-// pass takes it.
+// pass (memory.Space.Keep): where the step can be made in passes, whose
+// new states go to disk as each table is packed, so that the memory the
+// tables leave has nothing else to hold until the next pass takes it.
 func (s *stepper) keepsSpace() bool { return s.canPass() }
 
 // tableSpace returns the space for the tables of a pass whose first
-// tables take words words, ready: the one the pass before kept, or a new
-// one.
+// tables take words words, ready: the one the pass before kept, in this
+// step or the last, or a new one.
 func (s *stepper) tableSpace(words int) *memory.Space {
 	sp := s.space
+	if sp == nil {
+		sp = s.r.mem.TakeReserve()
+	}
 	if sp == nil {
 		sp = memory.NewSpace(s.r.mem, len(s.ws))
 	}
@@ -89,12 +94,19 @@ func (s *stepper) tableSpace(words int) *memory.Space {
 	return sp
 }
 
-// dropSpace unmaps the space the last pass kept, once the step is done.
-func (s *stepper) dropSpace() {
-	if s.space != nil {
-		s.space.Free()
-		s.space = nil
+// passOnSpace hands the space the last pass kept to the next step once
+// the step is done (memory.Budget.Reserve), or unmaps it if the step
+// failed (*err).
+func (s *stepper) passOnSpace(err *error) {
+	if s.space == nil {
+		return
 	}
+	if *err == nil {
+		s.r.mem.Reserve(s.space)
+	} else {
+		s.space.Free()
+	}
+	s.space = nil
 }
 
 // fullShare is the share of a step's new states with counts too wide for

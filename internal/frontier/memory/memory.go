@@ -29,6 +29,11 @@ type Budget struct {
 	recycle atomic.Bool
 	spare   [][]uint64
 	spared  atomic.Int64 // bytes in spare
+	// reserve is a space that a step made in passes kept for the next
+	// step's tables (Reserve), and reserved its bytes, not counted as
+	// used: memory counted past the limit beside them unmaps it first.
+	reserve  *Space
+	reserved atomic.Int64
 	// runtime is what the Go runtime holds beyond base, what it held when
 	// the count began to add squares, and beyond runtimeSlack: its heap of
 	// small things (lists of groups and bins, buffers) and the garbage the
@@ -221,6 +226,7 @@ func (m *Budget) Grab(bytes int64) bool { return m.grabLeaving(bytes, 0) }
 // limit besides. The spare slabs go before it gives up.
 func (m *Budget) grabLeaving(bytes, room int64) bool {
 	u := m.used.Add(bytes)
+	m.roomFor(u + room)
 	over := func() bool { return u+m.runtime.Load()+room > m.limit }
 	if over() && (!m.Collect() || over()) {
 		if m.spared.Load() == 0 {
@@ -250,7 +256,55 @@ func (m *Budget) Release(bytes int64) { m.used.Add(-bytes) }
 
 // Hold records bytes as used even past the limit, for memory the count
 // cannot go without; what comes after has the less room.
-func (m *Budget) Hold(bytes int64) { m.reached(m.used.Add(bytes) + m.runtime.Load()) }
+func (m *Budget) Hold(bytes int64) {
+	u := m.used.Add(bytes)
+	m.roomFor(u)
+	m.reached(u + m.runtime.Load())
+}
+
+// Reserve takes a space that a step made in passes kept (Space.Keep),
+// for the tables of the next step's first pass (TakeReserve): still
+// mapped, but no longer counted as used, so that the next step plans its
+// passes with the whole limit. Should memory the count needs before then
+// pass the limit beside it, the space is unmapped first (roomFor). A
+// space the budget held already is unmapped.
+func (m *Budget) Reserve(sp *Space) {
+	bytes := sp.counted.Swap(0)
+	m.Release(bytes)
+	m.mu.Lock()
+	old := m.reserve
+	m.reserve = sp
+	m.reserved.Store(bytes)
+	m.mu.Unlock()
+	if old != nil {
+		old.Free()
+	}
+}
+
+// TakeReserve returns the space Reserve holds, or nil.
+func (m *Budget) TakeReserve() *Space {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	sp := m.reserve
+	m.reserve = nil
+	m.reserved.Store(0)
+	return sp
+}
+
+// DropReserve unmaps the space Reserve holds, if any.
+func (m *Budget) DropReserve() {
+	if sp := m.TakeReserve(); sp != nil {
+		sp.Free()
+	}
+}
+
+// roomFor unmaps the space Reserve holds if u bytes counted would pass
+// the limit beside it.
+func (m *Budget) roomFor(u int64) {
+	if r := m.reserved.Load(); r > 0 && u+m.runtime.Load()+r > m.limit {
+		m.DropReserve()
+	}
+}
 
 // Keep takes the words of an empty slab (counted as used): into spare
 // while recycling, otherwise back to the kernel.
@@ -325,6 +379,7 @@ func (m *Budget) AllocLeaving(n int, room int64) ([]uint64, bool) {
 // for memory a pass cannot finish without once its states are made. What
 // comes after has the less room.
 func (m *Budget) AllocPast(n int) ([]uint64, error) {
+	m.roomFor(m.used.Load() + int64(n)*8)
 	w, err := AllocWords(n)
 	if err != nil {
 		return nil, fmt.Errorf("frontier: mapping %d bytes: %w", n*8, err)

@@ -101,3 +101,54 @@ func BenchmarkSpacePass(b *testing.B) {
 		})
 	}
 }
+
+// TestReserve checks the space a step hands to the next (Budget.Reserve):
+// no longer counted, it stays for TakeReserve while what the count holds
+// leaves room for it beside the limit, and is unmapped as soon as memory
+// counted would pass the limit beside it.
+func TestReserve(t *testing.T) {
+	const words = 4 * hugeWords // 16 MiB
+	for _, tt := range []struct {
+		name  string
+		grab  int64 // bytes counted after Reserve
+		stays bool
+	}{
+		{"room beside it", 8 << 20, true},
+		{"no room beside it", 20 << 20, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			mem := NewBudget(32 << 20)
+			sp := NewSpace(mem, 2)
+			sp.Ready(context.Background(), words)
+			w, ok := sp.Alloc(words)
+			if !ok {
+				t.Fatal("Alloc refused")
+			}
+			sp.Keep()
+			sp.Give(w)
+			mem.Reserve(sp)
+			if got := mem.Used(); got != 0 {
+				t.Errorf("Used %d once the space is reserved, want 0", got)
+			}
+			if !mem.Grab(tt.grab) {
+				t.Fatalf("Grab(%d) refused under a limit of %d", tt.grab, mem.Limit())
+			}
+			got := mem.TakeReserve()
+			if stays := got != nil; stays != tt.stays {
+				t.Errorf("reserve kept %v after %d bytes counted, want %v", stays, tt.grab, tt.stays)
+			}
+			if got != nil {
+				got.Ready(context.Background(), words)
+				w, _ := got.Alloc(PageWords)
+				if w[0] != 0 {
+					t.Error("the reserved space's first word is not zero once ready")
+				}
+				got.Free()
+			}
+			mem.Release(tt.grab)
+			if u := mem.Used(); u != 0 {
+				t.Errorf("Used %d at the end, want 0", u)
+			}
+		})
+	}
+}
