@@ -25,11 +25,16 @@ type Space struct {
 	mu      sync.Mutex
 	chunks  [][]uint64 // the mappings
 	rest    []uint64   // the part of the last not carved yet
-	// used is the words at the start of the first mapping handed out
-	// since the space was last made ready: Ready clears them for the next
-	// pass, and those past them are zeros, given back to the kernel or
-	// never touched.
-	used int
+	// carved is the words at the start of the first mapping handed out
+	// since the space was last made ready, and dirty, where more, those
+	// that may not be zeros all the same (a smaller pass's, past its own
+	// tables, where discardWords leaves words as they are): Ready clears
+	// them for the next pass. Those past both are zeros, given back to
+	// the kernel or never touched.
+	carved, dirty int
+	// zeroes says that words discardWords gives back read as zeros
+	// (discardZeroes; tests set it false to check where they do not).
+	zeroes bool
 	// counted is the bytes Alloc counted as used that Give has not
 	// released; keep makes Give leave them counted and the pages in place.
 	counted atomic.Int64
@@ -53,7 +58,7 @@ const hugeWords = 4 << 20 / 8
 // NewSpace returns an empty space whose memory counts against mem, which
 // workers goroutines make ready for each pass (Ready).
 func NewSpace(mem *Budget, workers int) *Space {
-	return &Space{mem: mem, workers: max(1, workers)}
+	return &Space{mem: mem, workers: max(1, workers), zeroes: discardZeroes}
 }
 
 // Ready makes the space ready for a pass whose first tables take words
@@ -65,12 +70,13 @@ func NewSpace(mem *Budget, workers int) *Space {
 // the more so under a hypervisor that takes back the memory its guest
 // frees (a virtio balloon that reports free pages), where each fault
 // waits for the host to find and clear a page. Otherwise the space is
-// mapped anew, and once ctx is done the rest of the mapping is left to
-// fault in at its first touch, so that a count that is stopped does not
-// wait minutes for it.
+// mapped anew. Once ctx is done, what is left to fault in faults in at
+// its first touch, so that a count that is stopped does not wait
+// minutes for it; what is left to clear is cleared all the same.
 func (sp *Space) Ready(ctx context.Context, words int) {
 	sp.mem.Release(sp.counted.Swap(0))
 	sp.keep.Store(false)
+	words = (words + PageWords - 1) / PageWords * PageWords // whole pages, as discardWords takes them
 	if words == 0 || len(sp.chunks) == 0 || len(sp.chunks[0]) < words {
 		sp.unmapAll()
 		if words > 0 {
@@ -85,19 +91,22 @@ func (sp *Space) Ready(ctx context.Context, words int) {
 		sp.mem.unmap(w)
 	}
 	sp.chunks = sp.chunks[:1]
-	// Not cancelled: the tables must be all zeros, and clearing takes a
-	// second or so where faulting them in took a minute.
-	dirty := min(words, sp.used)
-	_ = pool.Run(context.Background(), sp.workers, pieces(dirty), func(_, i int) error {
-		clear(first[i*spaceChunk : min((i+1)*spaceChunk, dirty)])
+	dirty := max(sp.dirty, sp.carved) // the words of first that may not be zeros
+	cleared := min(words, dirty)
+	_ = pool.Run(context.Background(), sp.workers, pieces(cleared), func(_, i int) error {
+		clear(first[i*spaceChunk : min((i+1)*spaceChunk, cleared)])
 		return nil
 	})
-	if words > sp.used {
-		faultIn(ctx, first[sp.used:words], sp.workers) // zeros, given back or never touched
-	} else {
-		sp.mem.discard(first[words:sp.used]) // not handed out before a pass clears it
+	faultIn(ctx, first[cleared:words], sp.workers) // zeros, given back or never touched
+	sp.dirty = 0
+	if dirty > words { // not handed out before a pass clears them
+		if sp.zeroes {
+			discardWords(first[words:dirty])
+		} else {
+			sp.dirty = dirty
+		}
 	}
-	sp.rest, sp.used = first[:words:words], 0
+	sp.rest, sp.carved = first[:words:words], 0
 }
 
 // pieces returns the pieces of spaceChunk words that words words make.
@@ -123,7 +132,7 @@ func (sp *Space) Alloc(n int) ([]uint64, bool) {
 	w := sp.rest[:n:n]
 	sp.rest = sp.rest[n:]
 	if len(sp.chunks) == 1 { // carved from the first mapping
-		sp.used += n
+		sp.carved += n
 	}
 	sp.counted.Add(int64(n) * 8)
 	return w, true
@@ -161,5 +170,5 @@ func (sp *Space) unmapAll() {
 	for _, w := range sp.chunks {
 		sp.mem.unmap(w)
 	}
-	sp.chunks, sp.rest, sp.used = nil, nil, 0
+	sp.chunks, sp.rest, sp.carved, sp.dirty = nil, nil, 0, 0
 }

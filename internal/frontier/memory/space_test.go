@@ -20,46 +20,49 @@ func TestSpaceReuse(t *testing.T) {
 		{first, PageWords, first / 2, first},
 		{first, 0, first},
 	} {
-		t.Run(fmt.Sprint(passes), func(t *testing.T) {
-			mem := NewBudget(1 << 30)
-			sp := NewSpace(mem, 2)
-			for p, words := range passes {
-				sp.Ready(context.Background(), words)
-				if got := mem.Used(); got != 0 {
-					t.Fatalf("pass %d: Used %d once the space is ready, want 0", p, got)
-				}
-				// The pass's tables, then one that grows past them.
-				var taken [][]uint64
-				for _, n := range []int{words / 2, words - words/2, 2 * PageWords} {
-					w, ok := sp.Alloc(n)
-					if !ok {
-						t.Fatalf("pass %d: Alloc(%d) refused", p, n)
+		for _, zeroes := range []bool{discardZeroes, false} {
+			t.Run(fmt.Sprintf("%v, given back as zeros %v", passes, zeroes), func(t *testing.T) {
+				mem := NewBudget(1 << 30)
+				sp := NewSpace(mem, 2)
+				sp.zeroes = zeroes
+				for p, words := range passes {
+					sp.Ready(context.Background(), words)
+					if got := mem.Used(); got != 0 {
+						t.Fatalf("pass %d: Used %d once the space is ready, want 0", p, got)
 					}
-					for i, x := range w {
-						if x != 0 {
-							t.Fatalf("pass %d: word %d of %d is %#x, not zero", p, i, n, x)
+					// The pass's tables, then one that grows past them.
+					var taken [][]uint64
+					for _, n := range []int{words / 2, words - words/2, 2 * PageWords} {
+						w, ok := sp.Alloc(n)
+						if !ok {
+							t.Fatalf("pass %d: Alloc(%d) refused", p, n)
 						}
-						w[i] = ^uint64(i)
+						for i, x := range w {
+							if x != 0 {
+								t.Fatalf("pass %d: word %d of %d is %#x, not zero", p, i, n, x)
+							}
+							w[i] = ^uint64(i)
+						}
+						taken = append(taken, w)
 					}
-					taken = append(taken, w)
+					used := mem.Used()
+					if want := int64(words+2*PageWords) * 8; used != want || sp.Counted() != want {
+						t.Fatalf("pass %d: Used %d, Counted %d after its tables, want %d", p, used, sp.Counted(), want)
+					}
+					sp.Keep()
+					for _, w := range taken {
+						sp.Give(w)
+					}
+					if got := mem.Used(); got != used {
+						t.Errorf("pass %d: Used %d once a kept space's tables are given back, want %d still", p, got, used)
+					}
 				}
-				used := mem.Used()
-				if want := int64(words+2*PageWords) * 8; used != want || sp.Counted() != want {
-					t.Fatalf("pass %d: Used %d, Counted %d after its tables, want %d", p, used, sp.Counted(), want)
+				sp.Free()
+				if got := mem.Used(); got != 0 {
+					t.Errorf("Used %d once the space is freed, want 0", got)
 				}
-				sp.Keep()
-				for _, w := range taken {
-					sp.Give(w)
-				}
-				if got := mem.Used(); got != used {
-					t.Errorf("pass %d: Used %d once a kept space's tables are given back, want %d still", p, got, used)
-				}
-			}
-			sp.Free()
-			if got := mem.Used(); got != 0 {
-				t.Errorf("Used %d once the space is freed, want 0", got)
-			}
-		})
+			})
+		}
 	}
 }
 

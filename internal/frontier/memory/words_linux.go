@@ -114,6 +114,9 @@ func FreeWords(w []uint64) error {
 	return nil
 }
 
+// discardZeroes says that words discardWords gives back read as zeros.
+const discardZeroes = true
+
 // discardWords gives the pages of w, whole pages inside a mapping from
 // AllocWords, back to the kernel but keeps them mapped, as zeros: unlike
 // unmapping part of a mapping, it never cuts the mapping in two.

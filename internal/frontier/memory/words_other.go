@@ -11,6 +11,10 @@ func AllocWords(n int) ([]uint64, error) { return make([]uint64, n), nil }
 // FreeWords leaves w to the garbage collector.
 func FreeWords(w []uint64) error { return nil }
 
+// discardZeroes says that words discardWords gives back read as zeros:
+// here they stay as they were.
+const discardZeroes = false
+
 // discardWords leaves w as it is: the garbage collector frees the whole.
 func discardWords(w []uint64) {}
 
