@@ -10,7 +10,8 @@ import (
 // pass gives back stays counted until the next pass makes the space
 // ready, every word the next pass takes is zero again, whether its
 // tables take as much as the pass before, less, more, or none, and
-// nothing is counted once the space is freed.
+// whether words given back to the kernel read as zeros or not (Linux and
+// the rest), and nothing is counted once the space is freed.
 func TestSpaceReuse(t *testing.T) {
 	const first = 4 * hugeWords // the tables the first pass starts with
 	for _, passes := range [][]int{
@@ -66,8 +67,8 @@ func TestSpaceReuse(t *testing.T) {
 	}
 }
 
-// BenchmarkSpacePass makes the tables of a pass, 1 GiB, written all
-// over, in a space new each pass and in one kept from the pass before and
+// BenchmarkSpacePass makes the tables of a pass, 1 GiB, a word of each
+// page written, in a space new each pass and in one kept from the pass before and
 // reused: what a pass waits for its tables before its first state, and
 // after its last, where the kernel gives back and faults in again the
 // pages of a new space (GB/s of tables made ready).
