@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -58,6 +59,46 @@ func BenchmarkProbe(b *testing.B) {
 				b.Log("") // keeps the reads
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(at)), "ns/probe")
+		})
+	}
+}
+
+// BenchmarkFaultIn maps 4 GiB and faults it in (allocHuge) on 2 workers,
+// whole, and stopped 100 ms in as a count told to stop is: what a pass
+// waits for its tables where no pass before kept them, and what a stop
+// waits for (ms to return once stopped). Under a hypervisor that takes
+// back the memory its guest frees, both depend on how much of what the
+// process freed the host has taken back.
+func BenchmarkFaultIn(b *testing.B) {
+	const words = 4 << 30 / 8
+	for _, stop := range []time.Duration{0, 100 * time.Millisecond} {
+		name := "whole"
+		if stop > 0 {
+			name = "stopped"
+		}
+		b.Run(name, func(b *testing.B) {
+			var waited time.Duration
+			for b.Loop() {
+				ctx, cancel := context.WithCancel(context.Background())
+				start := time.Now()
+				if stop > 0 {
+					time.AfterFunc(stop, cancel)
+				}
+				w, err := allocHuge(ctx, words, 2)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if stop > 0 {
+					waited += time.Since(start) - stop
+				}
+				cancel()
+				FreeWords(w)
+			}
+			if stop > 0 {
+				b.ReportMetric(float64(waited.Milliseconds())/float64(b.N), "ms/stop")
+			} else {
+				b.ReportMetric(float64(b.N)*words*8/b.Elapsed().Seconds()/1e9, "GB/s")
+			}
 		})
 	}
 }
