@@ -428,11 +428,7 @@ func (s *stepper) remakeMeasured(p pass, left []pass, first bool) ([]pass, bool)
 func (s *stepper) passRoom() float64 {
 	r := s.r
 	if s.perState > 0 {
-		kept := int64(0) // the tables of the pass before, for this one's
-		if s.space != nil {
-			kept = s.space.Counted()
-		}
-		return float64(r.mem.Limit()-r.mem.Held()+kept-s.staging) / s.perState
+		return float64(r.mem.Limit()-r.mem.Held()-s.staging) / s.perState
 	}
 	buckets := 1 << s.bucketBits()
 	filling := float64(len(s.ws) * buckets * binEntries * (r.k + 1) * 8)
