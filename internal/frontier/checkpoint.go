@@ -233,6 +233,7 @@ func (r *counter) loadCheckpoint(ctx context.Context) (*manifest, *layer, error)
 	// writes the checkpoint in between. A count widened after an overflow
 	// reads the checkpoint it wrote since.
 	m, err := r.early, error(nil)
+	first := m != nil
 	r.early = nil
 	if m == nil {
 		m, err = r.readManifest()
@@ -244,16 +245,12 @@ func (r *counter) loadCheckpoint(ctx context.Context) (*manifest, *layer, error)
 		return fmt.Errorf("%w %s: %s", ErrCheckpoint, r.cfg.Checkpoint, fmt.Sprintf(format, args...))
 	}
 	raw := m.Format == checkpointFormatRaw
-	var size int64
-	for _, fs := range m.Files {
-		size += max(fs.Size, 0)
+	// Progress counts the bytes read back: on the first load those of the
+	// demand filters too, read just before (count).
+	if !first {
+		r.checked.Store(0)
 	}
-	if m.Step != nil {
-		for _, fs := range m.Step.Files {
-			size += max(fs.Size, 0)
-		}
-	}
-	r.checked.Store(0)
+	size := r.checked.Load() + m.layerBytes()
 	r.toCheck.Store(size)
 	r.showResumed(m) // for progress while checking
 	defer r.checked.Store(size)
@@ -514,6 +511,17 @@ func (r *counter) removeOrphanLayers() {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// resuming readies the count to resume from the checkpoint m, read
+// before the demand passes. Its progress says where it resumes from its
+// first report on, not "0 squares added" while it checks and finds
+// demands, and how much it has read of the files it reads back first:
+// the demand filters (on 8 rows about 3 GB), then the layers.
+func (r *counter) resuming(m *manifest) {
+	r.resumeFrom, r.early = m.Squares, m
+	r.showResumed(m)
+	r.toCheck.Store(r.demandsBytes() + m.layerBytes())
 }
 
 // showResumed sets, for progress, the squares done in the checkpoint m

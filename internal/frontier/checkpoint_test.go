@@ -337,6 +337,44 @@ func TestCheckpointWidens(t *testing.T) {
 	}
 }
 
+// TestResumeWideReadsOnce checks that a count resumed from a checkpoint
+// whose counts have more than one limb reads and checks the checkpoint
+// once: an attempt with one limb read it all only to find it too narrow,
+// which on 8 rows cost a pass over 10 to 20 GB of layers at every resume.
+func TestResumeWideReadsOnce(t *testing.T) {
+	t.Parallel() // a memory limit of 1 GiB, with room for the Go heap the counts beside it grow
+	for _, cfg := range []Config{
+		{Rows: 3, Cols: 45, Mode: FromStart, StartRow: 2, compact: true, AllLengths: true},
+		{Rows: 3, Cols: 40, Mode: FreeEnds, Base11: true, compact: true, AllLengths: true, passPart: 0.4, noMirror: true},
+	} {
+		cfg.Workers, cfg.MemoryLimit = 2, 1<<30
+		want := wholeCount(t, cfg)
+		cfg.Checkpoint = filepath.Join(t.TempDir(), "count.ckpt")
+		stop := cfg.Rows*cfg.Cols - 2
+		if err := interrupted(t, cfg, stop); !errors.Is(err, context.Canceled) {
+			t.Fatalf("%+v: stopped with %v", cfg, err)
+		}
+		if m := readManifest(t, cfg.Checkpoint); m.Limbs < 2 || m.Squares != stop {
+			t.Fatalf("%+v: a checkpoint after square %d with %d limbs, want %d with 2", cfg, m.Squares, m.Limbs, stop)
+		}
+		var loads []int
+		cfg.onLoad = func(squares int) { loads = append(loads, squares) }
+		got, err := Count(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := gocmp.Diff([]int{stop}, loads); diff != "" {
+			t.Errorf("%+v: squares of each checkpoint read (-want +got):\n%s", cfg, diff)
+		}
+		if diff := gocmp.Diff(want.Tours.String(), got.Tours.String()); diff != "" {
+			t.Errorf("%+v: resumed count (-whole +resumed):\n%s", cfg, diff)
+		}
+		if got.Resumed != stop {
+			t.Errorf("%+v: resumed after square %d, want %d", cfg, got.Resumed, stop)
+		}
+	}
+}
+
 // TestCheckpointAtTheCut stops a shard just before the square where the
 // shards part, and just after, and checks that the resumed shard still
 // counts only its part.
@@ -781,9 +819,10 @@ func TestStoreManifest(t *testing.T) {
 }
 
 // TestCheckpointCheckedProgress checks what a resumed count's progress
-// says while it reads back the checkpoint's files, which on 8 rows takes
-// minutes: the squares and states of the checkpoint, and the share of
-// the files' bytes checked.
+// says while it reads back the files beside its checkpoint, which on 8
+// rows takes minutes: the squares and states of the checkpoint, and the
+// share of the files' bytes checked, the demand filters' first and then
+// the layers', from the first byte to the last.
 func TestCheckpointCheckedProgress(t *testing.T) {
 	cfg := Config{Rows: 5, Cols: 6, Mode: FromStart, Workers: 2, MemoryLimit: 1 << 30, compact: true}
 	cfg.Checkpoint = filepath.Join(t.TempDir(), "count.ckpt")
@@ -791,26 +830,43 @@ func TestCheckpointCheckedProgress(t *testing.T) {
 		t.Fatalf("stopped with %v", err)
 	}
 	r := testCounter(t, cfg, 1)
-	m, cur, err := r.loadCheckpoint(context.Background())
-	if err != nil || m == nil {
-		t.Fatalf("loading the checkpoint: %v", err)
+	early, err := r.readManifest()
+	if err != nil || early == nil {
+		t.Fatalf("reading the checkpoint: %v", err)
 	}
-	defer removeLayer(cur)
-	var size int64
-	for _, lf := range cur.files {
-		size += lf.size
+	r.resuming(early) // as count does, before it takes the demand filters
+	demands := r.demandsBytes()
+	vb := r.loadDemands(context.Background())
+	if vb == nil || demands == 0 {
+		t.Fatalf("no demand filters beside the checkpoint (%d bytes)", demands)
 	}
+	defer vb.free()
 	type view struct {
 		Squares, States int
 		Checked         float64
 		Bytes, OfAll    int64
 	}
-	got := view{Bytes: r.checked.Load(), OfAll: r.toCheck.Load()}
-	p := r.snapshot(time.Now())
-	got.Squares, got.States, got.Checked = p.Squares, p.States, p.Checked
-	want := view{Squares: m.Squares, States: m.States[m.Squares-1], Bytes: size, OfAll: size}
-	if diff := gocmp.Diff(want, got); diff != "" || size == 0 {
-		t.Errorf("after checking %d bytes (-want +got):\n%s", size, diff)
+	at := func() view {
+		p := r.snapshot(time.Now())
+		return view{Squares: p.Squares, States: p.States, Checked: p.Checked, Bytes: r.checked.Load(), OfAll: r.toCheck.Load()}
+	}
+	size := demands + early.layerBytes()
+	want := view{Squares: early.Squares, States: early.States[early.Squares-1], Checked: float64(demands) / float64(size), Bytes: demands, OfAll: size}
+	if diff := gocmp.Diff(want, at()); diff != "" {
+		t.Errorf("after reading the demand filters (-want +got):\n%s", diff)
+	}
+	m, cur, err := r.loadCheckpoint(context.Background())
+	if err != nil || m == nil {
+		t.Fatalf("loading the checkpoint: %v", err)
+	}
+	defer removeLayer(cur)
+	var layers int64
+	for _, lf := range cur.files {
+		layers += lf.size
+	}
+	want.Checked, want.Bytes = 0, size // done: no share shown
+	if diff := gocmp.Diff(want, at()); diff != "" || layers == 0 || layers != size-demands {
+		t.Errorf("after checking %d bytes of layers (-want +got):\n%s", layers, diff)
 	}
 	r.checked.Store(size / 4)
 	if p := r.snapshot(time.Now()); p.Checked != float64(size/4)/float64(size) {

@@ -81,6 +81,10 @@ type Config struct {
 	// (passes counts them from 1), on a goroutine of the count: for tests
 	// that stop a count between passes.
 	afterPass func(v, passes int)
+	// onLoad, when not nil, is called each time a count has read and
+	// checked its checkpoint, with the squares it holds: for tests that
+	// check that a resumed count reads its checkpoint once.
+	onLoad func(squares int)
 	// onSkip, when not nil, is called for each piece of a layer that a
 	// pass does not read, its groups holding none of the pass's classes
 	// (classParts), on a worker: for tests that check passes skip.
@@ -211,9 +215,10 @@ type Progress struct {
 	// found. On 8 rows this takes a minute or two.
 	Demands float64
 	// Checked is, while a count resumed from a checkpoint reads back the
-	// files of states it names to check them, the share of their bytes
-	// read, from 0 to 1; it is 0 once they are checked (and in a count
-	// that did not resume), for the files of 8 rows take minutes to read.
+	// files kept beside it, the demand filters and then the states, to
+	// check them, the share of their bytes read, from 0 to 1; it is 0
+	// once they are checked (and in a count that did not resume), for
+	// the files of 8 rows take minutes to read.
 	Checked float64
 	// Resumes is the squares done in the checkpoint the count resumes
 	// from, known from the first report on; 0 for a count started afresh.

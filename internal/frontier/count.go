@@ -170,10 +170,7 @@ func (r *counter) count(ctx context.Context, begin time.Time, res *Result) (undi
 			return nil, err
 		}
 		if m != nil {
-			r.resumeFrom, r.early = m.Squares, m
-			// Progress says where the count resumes from its first report
-			// on, not "0 squares added" while it checks and finds demands.
-			r.showResumed(m)
+			r.resuming(m)
 		}
 	}
 	stop := func() {}
@@ -207,7 +204,15 @@ func (r *counter) count(ctx context.Context, begin time.Time, res *Result) (undi
 		defer r.mem.Release(r.vb.bytes())
 	}
 	r.mem.Watch()
-	for r.k = 1; ; r.k *= 2 {
+	// A count resumed starts with as many limbs as its checkpoint's
+	// counts have: with fewer, it read and checked the checkpoint's files
+	// (on 8 rows, 10 to 20 GB) only to find its counts too narrow, and
+	// then read them all again.
+	r.k = 1
+	if r.early != nil {
+		r.k = r.early.Limbs
+	}
+	for ; ; r.k *= 2 {
 		undirected, err = r.run(ctx)
 		if !errors.Is(err, errOverflow) {
 			break
@@ -394,10 +399,13 @@ func (r *counter) resume(ctx context.Context, cur *layer, total []uint64) (*laye
 	k := r.k
 	r.removeStaleRuns()
 	m, l, err := r.loadCheckpoint(ctx)
+	if m != nil && r.cfg.onLoad != nil {
+		r.cfg.onLoad(m.Squares)
+	}
 	switch {
 	case err != nil:
 		return nil, 0, err
-	case m != nil && m.Limbs > k:
+	case m != nil && m.Limbs > k: // not from count, which starts with the checkpoint's limbs
 		l.free(r.arena)
 		m.Step.close()
 		return nil, 0, errOverflow // again with wider counts, which the checkpoint has

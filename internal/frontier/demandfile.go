@@ -49,8 +49,19 @@ func (r *counter) demandsIdentity() string {
 	return id + "\n"
 }
 
+// demandsBytes is the size of the file of demand filters beside the
+// checkpoint; 0 if there is none.
+func (r *counter) demandsBytes() int64 {
+	fi, err := os.Stat(r.demandsFile())
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	return fi.Size()
+}
+
 // loadDemands returns the demand filters kept beside the checkpoint, or
-// nil when there are none that fit this count.
+// nil when there are none that fit this count. Progress counts the bytes
+// it reads (counter.checked).
 func (r *counter) loadDemands(ctx context.Context) *viability {
 	f, err := os.Open(r.demandsFile())
 	if err != nil {
@@ -61,7 +72,8 @@ func (r *counter) loadDemands(ctx context.Context) *viability {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	vb, err := r.readDemands(bufio.NewReaderSize(stoppable{ctx, f}, 1<<20), fi.Size())
+	in := io.TeeReader(stoppable{ctx, f}, (*byteTally)(&r.checked))
+	vb, err := r.readDemands(bufio.NewReaderSize(in, 1<<20), fi.Size())
 	if err != nil {
 		vb.free()
 		return nil
@@ -148,6 +160,13 @@ func readFilter(in io.Reader, limit int64) (*filter, error) {
 	}
 	if fl.words == nil {
 		fl.words = make([]uint64, words)
+	}
+	if nativeOrder() == 1 { // little-endian, as the file: read in place
+		if _, err := io.ReadFull(in, wordBytes(fl.words)); err != nil {
+			(&viability{after: []*filter{fl}}).free()
+			return nil, err
+		}
+		return fl, nil
 	}
 	buf := make([]byte, 8<<10)
 	for i := 0; i < len(fl.words); {

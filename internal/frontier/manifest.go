@@ -498,6 +498,23 @@ func (r *groupRecords) kinds() iter.Seq[uint64] {
 }
 
 // byteTally counts the bytes written to it, for progress.
+// layerBytes is the bytes of the files of states the checkpoint names:
+// its layer's and those of the passes of the step under way.
+func (m *manifest) layerBytes() int64 {
+	var n int64
+	for _, fs := range m.Files {
+		n += max(fs.Size, 0)
+	}
+	if m.Step != nil {
+		for _, fs := range m.Step.Files {
+			n += max(fs.Size, 0)
+		}
+	}
+	return n
+}
+
+// A byteTally adds up the bytes written to it: those read so far, for
+// progress.
 type byteTally atomic.Int64
 
 func (t *byteTally) Write(p []byte) (int, error) {
