@@ -245,8 +245,8 @@ func TestSameBytes(t *testing.T) {
 // BenchmarkFar finds the other ends of the pieces of path of windows of
 // 8x8 states, two thirds of whose squares are ends, as after square 44
 // of 8x8 from the corner: link asks twice an edge. Copied, each window is
-// first copied, as expandDecoded copies a state's window before it
-// finds the far ends in the copy: the case slotCodesLen is for.
+// first copied, as endBoard copies the window it is given before it
+// finds far ends in it: the case slotCodesLen is for.
 func BenchmarkFar(b *testing.B) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	type end struct {

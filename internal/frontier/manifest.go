@@ -497,7 +497,6 @@ func (r *groupRecords) kinds() iter.Seq[uint64] {
 	}
 }
 
-// byteTally counts the bytes written to it, for progress.
 // layerBytes is the bytes of the files of states the checkpoint names:
 // its layer's and those of the passes of the step under way.
 func (m *manifest) layerBytes() int64 {
