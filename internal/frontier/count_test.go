@@ -242,6 +242,68 @@ func TestSameBytes(t *testing.T) {
 	}
 }
 
+// TestRelinkedFar checks that the far ends finish finds through
+// relinked, in the window before a step's links, are those of the window
+// the links made, for every end of a piece of path in it, on random
+// windows of 17 squares and the square being added, and each choice of
+// one or two edges from it, as expandDecoded makes them.
+func TestRelinkedFar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const s = 17 // the square being added
+	for range 2000 {
+		a := new(slotCodes)
+		perm := rng.Perm(s)
+		pieces := rng.IntN(7)
+		for i, p := range perm {
+			switch {
+			case i < 2*pieces:
+				a[p] = uint8(slotLabel + i/2)
+			case i == 2*pieces && rng.IntN(2) == 0:
+				a[p] = slotToZ
+			case rng.IntN(3) == 0:
+				a[p] = slotFree
+			default:
+				a[p] = slotDone
+			}
+		}
+		a[s] = slotFree
+		var cand []int8
+		for p := range int8(s) {
+			if a[p] != slotDone && len(cand) < 4 {
+				cand = append(cand, p)
+			}
+		}
+		fs := far(a, s)
+		check := func(b *slotCodes, l relinked, what string) {
+			t.Helper()
+			for p := range int8(s + 1) {
+				if b[p] < slotLabel {
+					continue // done, free or an end to z: finish asks no far end
+				}
+				if got, want := l.far(p), far(b, p); got != want {
+					t.Fatalf("%v %s: far end of %d is %d, relinked says %d", a, what, p, want, got)
+				}
+			}
+		}
+		for i := range cand {
+			fi := far(a, cand[i])
+			b := *a
+			complete, ok := linkSlots(&b, s, cand[i], fs, fi, false)
+			if !ok || complete {
+				continue
+			}
+			check(&b, relinked{a, [2][2]int8{{fs, fi}}, 1}, fmt.Sprintf("edge to %d", cand[i]))
+			for j := i + 1; j < len(cand); j++ {
+				c := b
+				second := secondFar(far(a, cand[j]), cand[i], s)
+				if complete, ok := linkSlots(&c, s, cand[j], fi, second, false); ok && !complete {
+					check(&c, relinked{a, [2][2]int8{{fs, fi}, {fi, second}}, 2}, fmt.Sprintf("edges to %d and %d", cand[i], cand[j]))
+				}
+			}
+		}
+	}
+}
+
 // BenchmarkFar finds the other ends of the pieces of path of windows of
 // 8x8 states, two thirds of whose squares are ends, as after square 44
 // of 8x8 from the corner: link asks twice an edge. Copied, each window is
