@@ -306,9 +306,8 @@ func TestRelinkedFar(t *testing.T) {
 
 // BenchmarkFar finds the other ends of the pieces of path of windows of
 // 8x8 states, two thirds of whose squares are ends, as after square 44
-// of 8x8 from the corner: link asks twice an edge. Copied, each window is
-// first copied, as endBoard copies the window it is given before it
-// finds far ends in it: the case slotCodesLen is for.
+// of 8x8 from the corner: link asks twice an edge. It reports ns/end for
+// each way of reading the codes (see ways).
 func BenchmarkFar(b *testing.B) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	type end struct {
@@ -331,19 +330,37 @@ func BenchmarkFar(b *testing.B) {
 			}
 		}
 	}
-	for _, copied := range []bool{false, true} {
-		b.Run(fmt.Sprintf("copied=%v", copied), func(b *testing.B) {
+	// Each way finds the far end of e.x in e.a's codes: as they are; in a
+	// copy just made; in a copy just changed a byte at a time, as finish
+	// found them in the copy a step's links made; and through relinked,
+	// as finish does now, in the codes before a change.
+	ways := []struct {
+		name string
+		far  func(e end) int8
+	}{
+		{"window", func(e end) int8 { return far(e.a, e.x) }},
+		{"copy", func(e end) int8 {
+			a := *e.a
+			return far(&a, e.x)
+		}},
+		{"changed-copy", func(e end) int8 {
+			a := *e.a
+			a[e.x], a[18] = e.a[e.x], slotDone // written again, and past the window
+			return far(&a, e.x)
+		}},
+		{"relinked", func(e end) int8 {
+			a := *e.a
+			a[e.x], a[18] = e.a[e.x], slotDone
+			l := relinked{orig: e.a}
+			return l.far(e.x)
+		}},
+	}
+	for _, way := range ways {
+		b.Run(way.name, func(b *testing.B) {
 			sum := 0
 			for b.Loop() {
-				if copied {
-					for _, e := range ends {
-						a := *e.a
-						sum += int(far(&a, e.x))
-					}
-					continue
-				}
 				for _, e := range ends {
-					sum += int(far(e.a, e.x))
+					sum += int(way.far(e))
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ends)), "ns/end")

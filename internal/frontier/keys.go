@@ -41,7 +41,7 @@ type slotCodes [slotCodesLen]uint8
 // reads from the copy lies within the last store that wrote to it, which
 // the processor hands on to the read at once. At 20 bytes the stores
 // were at 0 and at 4, and the read of the first word, half in each,
-// waited for both to reach the cache: BenchmarkFar/copied took 13.5 to
+// waited for both to reach the cache: BenchmarkFar/copy took 13.5 to
 // 15.6 ns an end, against 5.4 to 6.4 at 24 bytes.
 const slotCodesLen = (MaxSlots + 1 + 7) &^ 7
 
