@@ -292,12 +292,12 @@ func TestRelinkedFar(t *testing.T) {
 			if !ok || complete {
 				continue
 			}
-			check(&b, relinked{a, [2][2]int8{{fs, fi}}, 1}, fmt.Sprintf("edge to %d", cand[i]))
+			check(&b, relinked{a, linkEnds(fs, fi), 1}, fmt.Sprintf("edge to %d", cand[i]))
 			for j := i + 1; j < len(cand); j++ {
 				c := b
 				second := secondFar(far(a, cand[j]), cand[i], s)
 				if complete, ok := linkSlots(&c, s, cand[j], fi, second, false); ok && !complete {
-					check(&c, relinked{a, [2][2]int8{{fs, fi}, {fi, second}}, 2}, fmt.Sprintf("edges to %d and %d", cand[i], cand[j]))
+					check(&c, relinked{a, linkEnds(fs, fi) | linkEnds(fi, second)<<16, 2}, fmt.Sprintf("edges to %d and %d", cand[i], cand[j]))
 				}
 			}
 		}

@@ -248,12 +248,12 @@ func (w *worker) expandDecoded(d *decoded, val []uint64) {
 				linkSlots(&c, s, cand[i], fs, fc[i], closed) // as b
 				second := secondFar(fc[j], cand[i], s)
 				if complete, ok := linkSlots(&c, s, cand[j], fc[i], second, closed); ok {
-					w.finish(&c, relinked{a, [2][2]int8{{fs, fc[i]}, {fc[i], second}}, 2}, z, bfree&^(1<<cand[j]), complete, val)
+					w.finish(&c, relinked{a, linkEnds(fs, fc[i]) | linkEnds(fc[i], second)<<16, 2}, z, bfree&^(1<<cand[j]), complete, val)
 				}
 			}
 		}
 		if one>>i&1 != 0 {
-			w.finish(&b, relinked{a, [2][2]int8{{fs, fc[i]}}, 1}, z, bfree, complete, val)
+			w.finish(&b, relinked{a, linkEnds(fs, fc[i]), 1}, z, bfree, complete, val)
 		}
 	}
 	if none {
@@ -270,22 +270,32 @@ func (w *worker) expandDecoded(d *decoded, val []uint64) {
 // just written a byte at a time, the read of its codes as words waited
 // for those stores, 4.4% of the samples of a pass of square 60 of 8x12
 // with free ends (BenchmarkFar: changed-copy against relinked).
+//
+// The far ends each link joined are a pair of bytes of links (linkEnds),
+// the first link's lowest: a number made in registers. As an array,
+// written a byte at a time, the call copied it as words at once, and
+// waited for those bytes: 68% of expandDecoded's samples.
 type relinked struct {
 	orig  *slotCodes
-	links [2][2]int8 // the far ends each link joined, in the order made
+	links uint32
 	n     int
 }
+
+// linkEnds returns the far ends fx and fy that a link joined as the two
+// bytes of a relinked's links.
+func linkEnds(fx, fy int8) uint32 { return uint32(uint8(fx)) | uint32(uint8(fy))<<8 }
 
 // far returns the position of the other end of the piece of path that
 // ends at position x after the links, or -1 for z. It is asked only of
 // the ends of pieces: a square that a link made an inner one is done.
 func (l *relinked) far(x int8) int8 {
 	for i := l.n - 1; i >= 0; i-- {
+		fx, fy := int8(l.links>>(16*i)), int8(l.links>>(16*i+8))
 		switch x {
-		case l.links[i][0]:
-			return l.links[i][1]
-		case l.links[i][1]:
-			return l.links[i][0]
+		case fx:
+			return fy
+		case fy:
+			return fx
 		}
 	}
 	return far(l.orig, x)
