@@ -191,8 +191,7 @@ func (w *worker) expand(key uint64, val []uint64) {
 	w.expandDecoded(&d, val)
 }
 
-// expandDecoded is expand of a state decoded already. It changes d's
-// codes: the caller is done with them.
+// expandDecoded is expand of a state decoded already.
 func (w *worker) expandDecoded(d *decoded, val []uint64) {
 	st := w.st
 	// The window is read where decode wrote it, not from a copy: its
@@ -220,7 +219,7 @@ func (w *worker) expandDecoded(d *decoded, val []uint64) {
 	closed := w.r.mode == Closed
 	none, one, pairs := w.options(d.memo, ends, free, z, cand[:nc], room)
 	// finish changes the codes it is given, so each state is made in a
-	// copy of a that nothing reads afterwards, and a is finished last.
+	// copy of a, and a stays as decode wrote it for relinked to read.
 	// Each copy is of a, not of a copy just changed: a copy reads the codes
 	// as words, and codes just written a byte at a time must be stored
 	// before they can be read so, which took half of expandDecoded's
